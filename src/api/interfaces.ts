@@ -1,0 +1,83 @@
+// The registry's declaration types: one ResourceDecl per resource drives routing, discovery, OpenAPI,
+// Table printing, defaulting, validation and patch merge keys.
+
+import type { FieldError } from './errors.js';
+import type { KubeObject } from './types.js';
+
+/** A column of server-side Table printing (metav1.TableColumnDefinition). */
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: '' | 'name' | 'date';
+  description: string;
+  /** 0 = always shown; 1 = only with -o wide. */
+  priority: 0 | 1;
+}
+
+export type TableCell = string | number | boolean | null;
+
+/** How kube-apiserver prints one resource (pkg/printers/internalversion/printers.go). */
+export interface TableDef {
+  columns: TableColumn[];
+  /** One row per object; cells line up with `columns`. `now` is the clock's time in ms (for AGE). */
+  row(obj: KubeObject, now: number): TableCell[];
+  /** Optional row conditions, e.g. Completed for finished pods. */
+  conditions?(obj: KubeObject): { type: string; status: string }[];
+}
+
+/** Context handed to strategy hooks: the clock and what the registry knows. */
+export interface StrategyContext {
+  now: number;
+  /** True for writes through a subresource such as /status. */
+  subresource?: string;
+}
+
+/**
+ * Per-resource behaviour on create and update, like a kube-apiserver RESTCreateStrategy/RESTUpdateStrategy.
+ * All hooks are optional; they mutate `obj` in place (the caller passes a private copy).
+ */
+export interface Strategy {
+  /** Apply API defaults (SetDefaults_*). Runs on create and update, before validation. */
+  defaults?(obj: KubeObject): void;
+  /** Clear fields the user may not set on create (e.g. status), before defaults. */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  /** Carry over what an update may not change (e.g. status on the main resource, spec on /status). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validate?(obj: KubeObject): FieldError[];
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Field-selector fields beyond metadata.name / metadata.namespace. */
+  fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
+  /** Whether spec changes bump metadata.generation (true for workload resources). */
+  generation?: boolean;
+}
+
+export interface ScaleDecl {
+  /** JSON path of the desired replica count in the main object. */
+  specReplicasPath: string[];
+  statusReplicasPath: string[];
+  /** Label selector as a string for Scale.status.selector. */
+  selector(obj: KubeObject): string;
+}
+
+export interface ResourceDecl {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Verbs on the main resource; defaults to all of get/list/watch/create/update/patch/delete/deletecollection. */
+  verbs?: string[];
+  subresources?: {
+    status?: boolean;
+    scale?: ScaleDecl;
+    /** Names of further custom subresources (binding, eviction, log, exec, proxy) served by special handlers. */
+    extra?: string[];
+  };
+  strategy: Strategy;
+  table?: TableDef;
+  /** OpenAPI definition name of the kind, e.g. io.k8s.api.apps.v1.Deployment. */
+  definition?: string;
+}

@@ -1,0 +1,24 @@
+// Resource types the built-in components talk about, so no component spells a group or plural by hand.
+
+import type { ResourceType } from './interfaces.js';
+
+const rt = (group: string, version: string, resource: string, kind: string, namespaced = true): ResourceType =>
+  ({ group, version, resource, kind, namespaced });
+
+export const R = {
+  namespaces: rt('', 'v1', 'namespaces', 'Namespace', false),
+  nodes: rt('', 'v1', 'nodes', 'Node', false),
+  pods: rt('', 'v1', 'pods', 'Pod'),
+  services: rt('', 'v1', 'services', 'Service'),
+  endpoints: rt('', 'v1', 'endpoints', 'Endpoints'),
+  configmaps: rt('', 'v1', 'configmaps', 'ConfigMap'),
+  secrets: rt('', 'v1', 'secrets', 'Secret'),
+  serviceaccounts: rt('', 'v1', 'serviceaccounts', 'ServiceAccount'),
+  events: rt('', 'v1', 'events', 'Event'),
+  eventsV1: rt('events.k8s.io', 'v1', 'events', 'Event'),
+  leases: rt('coordination.k8s.io', 'v1', 'leases', 'Lease'),
+  deployments: rt('apps', 'v1', 'deployments', 'Deployment'),
+  replicasets: rt('apps', 'v1', 'replicasets', 'ReplicaSet'),
+  endpointslices: rt('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice'),
+  runtimeclasses: rt('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
+} as const satisfies Record<string, ResourceType>;

@@ -1,0 +1,94 @@
+// The Store: a revisioned key-value log with etcd semantics. Every backend (sqlite, etcd) implements it and
+// passes the shared conformance suite.
+
+/** One stored value. Revisions are global and strictly increasing across all keys, like etcd's. */
+export interface KeyValue {
+  key: string;
+  /** The serialised object (JSON text). */
+  value: string;
+  /** Revision of the write that created this key (etcd create_revision). */
+  createRevision: number;
+  /** Revision of the last write to this key (etcd mod_revision); becomes metadata.resourceVersion. */
+  modRevision: number;
+}
+
+export interface ListOptions {
+  /** At most this many items; 0 or absent = all. */
+  limit?: number;
+  /** Only keys strictly greater than this one (for paging). */
+  afterKey?: string;
+}
+
+export interface ListResult {
+  items: KeyValue[];
+  /** The store revision the list was read at. */
+  revision: number;
+  /** True when `limit` cut the list short. */
+  more: boolean;
+}
+
+export type StoreEventType = 'put' | 'delete';
+
+export interface StoreEvent {
+  type: StoreEventType;
+  key: string;
+  /** The revision of this event. */
+  revision: number;
+  /** New value for `put` (with created flag); the deleted value for `delete`. */
+  kv: KeyValue;
+  /** The value before this event, if the key existed. */
+  prev?: KeyValue;
+}
+
+export interface WatchHandle {
+  stop(): void;
+}
+
+/** Thrown by backends; the API layer translates these into Status errors. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'Unavailable',
+    message: string,
+    /** For Conflict: the current value, so callers can retry without another read. */
+    readonly current?: KeyValue,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export interface Store {
+  /** Current (latest) revision of the whole store. */
+  revision(): Promise<number>;
+
+  get(key: string): Promise<KeyValue | undefined>;
+
+  /** Keys with this prefix, in key order. */
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+
+  /** Creates the key; throws StoreError('KeyExists') if it exists. Returns the new revision. */
+  create(key: string, value: string): Promise<KeyValue>;
+
+  /**
+   * Replaces the value. With `expectedModRevision`, only if the key's modRevision equals it
+   * (throws StoreError('Conflict')); throws StoreError('KeyNotFound') if absent.
+   */
+  update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue>;
+
+  /** Deletes the key (with the same precondition as update). Returns the deleted value; its event revision in `revision`. */
+  delete(key: string, expectedModRevision?: number): Promise<{ deleted: KeyValue; revision: number }>;
+
+  /**
+   * Calls `onEvent` for every change under `prefix` with revision > `afterRevision`, in revision order:
+   * first the history still held, then live changes. Throws StoreError('Compacted') if that history is gone.
+   */
+  watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle>;
+
+  /** Discards history at or below `revision`; watches from before it get 'Compacted'. */
+  compact(revision: number): Promise<void>;
+
+  /** The oldest revision a watch can still start after. */
+  compactedRevision(): Promise<number>;
+
+  close(): Promise<void>;
+}
