@@ -22,7 +22,7 @@ export interface TableDef {
   /** One row per object; cells line up with `columns`. `now` is the clock's time in ms (for AGE). */
   row(obj: KubeObject, now: number): TableCell[];
   /** Optional row conditions, e.g. Completed for finished pods. */
-  conditions?(obj: KubeObject): { type: string; status: string }[];
+  conditions?(obj: KubeObject): { type: string; status: string; reason?: string; message?: string }[];
 }
 
 /** Context handed to strategy hooks: the clock and what the registry knows. */

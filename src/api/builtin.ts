@@ -1,0 +1,83 @@
+// The built-in resources winkube serves: one declaration each. Strategies and Table printers are looked up by
+// `<plural>` (core group) or `<group>/<plural>`, so behaviour lives beside its resource family.
+
+import type { ResourceDecl, ScaleDecl, Strategy, TableDef } from './interfaces.js';
+import { formatLabelSelector } from './labels.js';
+import type { KubeObject } from './types.js';
+
+export interface BuiltinParts {
+  strategies: Record<string, Strategy>;
+  tableFor(group: string, plural: string): TableDef;
+}
+
+type Decl = Omit<ResourceDecl, 'strategy' | 'table' | 'singular'> & { singular?: string };
+
+const ALL = ['all'];
+
+const replicasScale: ScaleDecl = {
+  specReplicasPath: ['spec', 'replicas'],
+  statusReplicasPath: ['status', 'replicas'],
+  selector: (obj: KubeObject) => formatLabelSelector((obj.spec as { selector?: Parameters<typeof formatLabelSelector>[0] } | undefined)?.selector),
+};
+
+const core = (kind: string, plural: string, rest: Partial<Decl> = {}): Decl => ({
+  group: '', version: 'v1', kind, plural, namespaced: true, definition: `io.k8s.api.core.v1.${kind}`, ...rest,
+});
+
+const DECLS: Decl[] = [
+  core('Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], subresources: { status: true, extra: ['finalize'] } }),
+  core('Node', 'nodes', { namespaced: false, shortNames: ['no'], subresources: { status: true, extra: ['proxy'] } }),
+  core('Pod', 'pods', {
+    shortNames: ['po'], categories: ALL,
+    subresources: { status: true, extra: ['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log', 'portforward', 'proxy'] },
+  }),
+  core('Service', 'services', { shortNames: ['svc'], categories: ALL, subresources: { status: true, extra: ['proxy'] } }),
+  core('Endpoints', 'endpoints', { shortNames: ['ep'], singular: 'endpoints' }),
+  core('ConfigMap', 'configmaps', { shortNames: ['cm'] }),
+  core('Secret', 'secrets'),
+  core('ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
+  core('Event', 'events', { shortNames: ['ev'] }),
+  core('LimitRange', 'limitranges', { shortNames: ['limits'] }),
+  core('ResourceQuota', 'resourcequotas', { shortNames: ['quota'], subresources: { status: true } }),
+  {
+    group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'],
+    categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.Deployment',
+  },
+  {
+    group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'],
+    categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.ReplicaSet',
+  },
+  {
+    group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true,
+    definition: 'io.k8s.api.discovery.v1.EndpointSlice',
+  },
+  {
+    group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'],
+    definition: 'io.k8s.api.events.v1.Event',
+  },
+  {
+    group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true,
+    definition: 'io.k8s.api.coordination.v1.Lease',
+  },
+  {
+    group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', namespaced: false,
+    definition: 'io.k8s.api.node.v1.RuntimeClass',
+  },
+  {
+    group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false,
+    shortNames: ['pc'], definition: 'io.k8s.api.scheduling.v1.PriorityClass',
+  },
+];
+
+export function strategyKey(group: string, plural: string): string {
+  return group ? `${group}/${plural}` : plural;
+}
+
+export function builtinResources(parts: BuiltinParts): ResourceDecl[] {
+  return DECLS.map((d) => ({
+    ...d,
+    singular: d.singular ?? d.kind.toLowerCase(),
+    strategy: parts.strategies[strategyKey(d.group, d.plural)] ?? {},
+    table: parts.tableFor(d.group, d.plural),
+  }));
+}

@@ -1,0 +1,60 @@
+// The server-side Table printers by resource: `<plural>` for the core group, `<group>/<plural>` otherwise.
+
+import type { TableDef } from '../interfaces.js';
+import { CRON_JOB_TABLE, JOB_TABLE } from './batch.js';
+import { LEASE_TABLE, PRIORITY_CLASS_TABLE, RUNTIME_CLASS_TABLE } from './cluster.js';
+import { CONFIG_MAP_TABLE, SECRET_TABLE, SERVICE_ACCOUNT_TABLE } from './config.js';
+import { CONTROLLER_REVISION_TABLE } from './controller-revision.js';
+import { DEFAULT_TABLE } from './default-table.js';
+import { ENDPOINTS_TABLE, ENDPOINT_SLICE_TABLE } from './endpoints.js';
+import { EVENTS_V1_TABLE, EVENT_TABLE } from './event.js';
+import { NAMESPACE_TABLE, RESOURCE_QUOTA_TABLE } from './namespace.js';
+import { NODE_TABLE } from './node.js';
+import { POD_TABLE } from './pod.js';
+import { POD_DISRUPTION_BUDGET_TABLE } from './policy.js';
+import { CLUSTER_ROLE_BINDING_TABLE, ROLE_BINDING_TABLE } from './rbac.js';
+import { SERVICE_TABLE } from './service.js';
+import { DAEMON_SET_TABLE, DEPLOYMENT_TABLE, REPLICA_SET_TABLE, STATEFUL_SET_TABLE } from './workloads.js';
+
+export { DEFAULT_TABLE } from './default-table.js';
+export { humanDuration, shortHumanDuration, translateTimestampSince } from './duration.js';
+export { formatLabelSelector, formatLabels, selectorString } from './selector-string.js';
+
+/**
+ * Resources kube-apiserver prints with pkg/printers/internalversion. Anything missing (limitranges, roles,
+ * clusterroles, CRDs, ...) gets DEFAULT_TABLE, as kube does: `kubectl get limitranges` shows NAME and CREATED AT.
+ */
+export const TABLES: Record<string, TableDef> = {
+  pods: POD_TABLE,
+  nodes: NODE_TABLE,
+  services: SERVICE_TABLE,
+  endpoints: ENDPOINTS_TABLE,
+  configmaps: CONFIG_MAP_TABLE,
+  secrets: SECRET_TABLE,
+  serviceaccounts: SERVICE_ACCOUNT_TABLE,
+  namespaces: NAMESPACE_TABLE,
+  resourcequotas: RESOURCE_QUOTA_TABLE,
+  events: EVENT_TABLE,
+  'events.k8s.io/events': EVENTS_V1_TABLE,
+  'discovery.k8s.io/endpointslices': ENDPOINT_SLICE_TABLE,
+  'coordination.k8s.io/leases': LEASE_TABLE,
+  'node.k8s.io/runtimeclasses': RUNTIME_CLASS_TABLE,
+  'scheduling.k8s.io/priorityclasses': PRIORITY_CLASS_TABLE,
+  'apps/deployments': DEPLOYMENT_TABLE,
+  'apps/replicasets': REPLICA_SET_TABLE,
+  'apps/statefulsets': STATEFUL_SET_TABLE,
+  'apps/daemonsets': DAEMON_SET_TABLE,
+  'batch/jobs': JOB_TABLE,
+  'batch/cronjobs': CRON_JOB_TABLE,
+  'apps/controllerrevisions': CONTROLLER_REVISION_TABLE,
+  'policy/poddisruptionbudgets': POD_DISRUPTION_BUDGET_TABLE,
+  'rbac.authorization.k8s.io/rolebindings': ROLE_BINDING_TABLE,
+  'rbac.authorization.k8s.io/clusterrolebindings': CLUSTER_ROLE_BINDING_TABLE,
+};
+
+/** The printer for a resource, or the default Name / Created At table. */
+export function tableFor(group: string, plural: string): TableDef {
+  const key = group ? `${group}/${plural}` : plural;
+  // Own keys only: `toString` and friends are not printers.
+  return Object.hasOwn(TABLES, key) ? TABLES[key]! : DEFAULT_TABLE;
+}

@@ -1,0 +1,172 @@
+// The HTTPS front end (HTTP/2 with HTTP/1.1 fallback): authenticates client certificates, reads bodies with a
+// size limit, hands requests to the API server core and writes JSON answers and watch streams.
+
+import http2 from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { StatusError } from '../api/errors.js';
+import type { WatchEvent } from '../api/types.js';
+import type { Logger } from '../util/log.js';
+import type { UserInfo } from './admission/interfaces.js';
+import { isWatchResponse, type ServerRequest } from './interfaces.js';
+import type { ApiServer } from './server.js';
+
+export interface HttpServerConfig {
+  api: ApiServer;
+  logger: Logger;
+  tls: { cert: string; key: string; ca: string };
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** kube-apiserver's default --max-request-body-bytes is 3 MiB. */
+  maxBodyBytes?: number;
+}
+
+type Req = http2.Http2ServerRequest;
+type Res = http2.Http2ServerResponse;
+
+const ANONYMOUS_PATHS = /^\/(version|healthz|livez|readyz)(\/|$)/;
+
+export class HttpFrontEnd {
+  private server?: http2.Http2SecureServer;
+  private readonly openWatches = new Set<() => void>();
+  port = 0;
+
+  constructor(private readonly cfg: HttpServerConfig) {}
+
+  async listen(): Promise<number> {
+    const server = http2.createSecureServer({
+      cert: this.cfg.tls.cert,
+      key: this.cfg.tls.key,
+      ca: this.cfg.tls.ca,
+      requestCert: true,
+      rejectUnauthorized: false,
+      allowHTTP1: true,
+    });
+    server.on('request', (req: Req, res: Res) => void this.serve(req, res));
+    server.on('sessionError', () => {});
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.cfg.port, this.cfg.host ?? '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.openWatches) stop();
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Idle keep-alive HTTP/1.1 sockets and HTTP/2 sessions would hold close() open.
+      setTimeout(resolve, 1000).unref();
+    });
+  }
+
+  private authenticate(req: Req): UserInfo | undefined {
+    const socket = req.socket as TLSSocket;
+    if (socket.authorized) {
+      const cert = socket.getPeerCertificate();
+      const subject = cert?.subject as unknown as Record<string, string | string[]> | undefined;
+      if (subject?.CN) {
+        const o = subject.O;
+        return { name: String(subject.CN), groups: [...(Array.isArray(o) ? o : o ? [o] : []), 'system:authenticated'] };
+      }
+    }
+    return undefined;
+  }
+
+  private async serve(req: Req, res: Res): Promise<void> {
+    const started = Date.now();
+    try {
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const user = this.authenticate(req);
+      if (!user && !ANONYMOUS_PATHS.test(url.pathname)) throw StatusError.unauthorized();
+      const query: Record<string, string | string[]> = {};
+      for (const [k, v] of url.searchParams) {
+        const prev = query[k];
+        query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+      }
+      const method = (req.method ?? 'GET').toUpperCase() as ServerRequest['method'];
+      const body = method === 'GET' ? undefined : await this.readBody(req);
+      const sreq: ServerRequest = {
+        method, path: url.pathname, query, body, user,
+        contentType: header(req, 'content-type'), accept: header(req, 'accept'),
+      };
+      const out = await this.cfg.api.handle(sreq);
+      if (isWatchResponse(out)) {
+        await this.stream(req, res, out.contentType, out.watch);
+        return;
+      }
+      const payload = Buffer.isBuffer(out.body) ? out.body : typeof out.body === 'string' ? Buffer.from(out.body) : Buffer.from(JSON.stringify(out.body));
+      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/json', 'content-length': payload.length, ...(out.headers ?? {}) });
+      res.end(payload);
+      this.cfg.logger.debug('request', { method, path: url.pathname, status: out.status, ms: Date.now() - started });
+    } catch (err) {
+      const e = err instanceof StatusError ? err : StatusError.internal(String(err));
+      if (!(err instanceof StatusError)) this.cfg.logger.error('request failed', { err: String(err) });
+      if (!res.headersSent) {
+        const payload = JSON.stringify(e.toStatus());
+        res.writeHead(e.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+        res.end(payload);
+      } else {
+        res.end();
+      }
+    }
+  }
+
+  private readBody(req: Req): Promise<Buffer> {
+    const limit = this.cfg.maxBodyBytes ?? 3 * 1024 * 1024;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let failed = false;
+      req.on('data', (c: Buffer) => {
+        if (failed) return;
+        size += c.length;
+        if (size > limit) {
+          failed = true;
+          reject(StatusError.requestEntityTooLarge(`Request entity too large: limit is ${limit}`));
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
+      req.on('error', (e) => !failed && reject(e));
+    });
+  }
+
+  /** Writes one JSON watch event per line, flushing each, until either side ends the stream. */
+  private async stream(req: Req, res: Res, contentType: string, start: (sink: { send(ev: WatchEvent): void; close(): void }) => Promise<() => void>): Promise<void> {
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
+    // HTTP/1.1 needs the headers on the wire before the first event (kubectl waits for them).
+    (res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
+    let ended = false;
+    let stop: () => void = () => {};
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      this.openWatches.delete(stopAll);
+      stop();
+      if (!res.writableEnded) res.end();
+    };
+    const stopAll = () => finish();
+    this.openWatches.add(stopAll);
+    res.on('close', finish);
+    req.on('close', finish);
+    stop = await start({
+      send: (ev) => {
+        if (!ended) res.write(JSON.stringify(ev) + '\n');
+      },
+      close: finish,
+    });
+    if (ended) stop();
+  }
+}
+
+function header(req: Req, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}

@@ -1,0 +1,55 @@
+// What the API server core takes and gives, independent of HTTP: the HTTP front end and the in-process transport
+// both call `ApiServer.handle`.
+
+import type { ResourceDecl } from '../api/interfaces.js';
+import type { KubeObject } from '../api/types.js';
+import type { ApiRequest, ApiResponse } from '../client/interfaces.js';
+import type { AdmissionLookup, UserInfo } from './admission/interfaces.js';
+import type { WatchSink } from './watch.js';
+
+export interface ServerRequest extends ApiRequest {
+  user?: UserInfo;
+}
+
+export interface WatchResponse {
+  status: 200;
+  contentType: string;
+  /** Starts the stream into `sink`; resolves to a function that stops it. */
+  watch(sink: WatchSink): Promise<() => void>;
+}
+
+export type ServerResponse = ApiResponse | WatchResponse;
+
+export function isWatchResponse(r: ServerResponse): r is WatchResponse {
+  return typeof (r as WatchResponse).watch === 'function';
+}
+
+/** Applies patches; implemented by the patch library (src/apiserver/patch). */
+export interface Patcher {
+  apply(type: 'json' | 'merge' | 'strategic', current: KubeObject, patch: unknown, decl: ResourceDecl): KubeObject;
+  /** Server-side apply of `applied` onto `live` (undefined = create) by `manager`. */
+  serverSideApply?(live: KubeObject | undefined, applied: KubeObject, decl: ResourceDecl, manager: string, force: boolean): KubeObject;
+}
+
+/** The OpenAPI documents (src/api/openapi). */
+export interface OpenApiProvider {
+  v2Protobuf(): Buffer;
+  v2Json(): object;
+  v3Discovery(): object;
+  v3(groupVersion: string): object | undefined;
+  /** Unknown-field paths of `obj` against its schema, e.g. ["spec.foo"], for fieldValidation. */
+  unknownFields?(decl: ResourceDecl, obj: unknown): string[];
+}
+
+/** Serves proxied node endpoints (e.g. /api/v1/nodes/<n>/proxy/configz) and pod logs from the node agents. */
+export interface NodeProxy {
+  handle(node: string, path: string[], req: ServerRequest): Promise<ApiResponse>;
+}
+
+/**
+ * Registry-storage work that runs after validation and admission, just before the write (kube does Service IP and
+ * NodePort allocation here, in the service REST storage).
+ */
+export interface StorageHook {
+  beforeWrite(obj: KubeObject, old: KubeObject | undefined, lookup: AdmissionLookup, dryRun: boolean): void | Promise<void>;
+}

@@ -1,0 +1,60 @@
+// System-owned ObjectMeta handling shared by every resource: names from generateName, uids, timestamps, and the
+// fields an update may not change (apiserver pkg/registry/rest/create.go, update.go).
+
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../api/types.js';
+
+// utilrand.String's alphabet: no vowels (no accidental words), no confusable characters.
+const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_GENERATED_NAME_LENGTH = 63 - 5;
+
+export function randomSuffix(n = 5, rng: () => number = Math.random): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += ALPHANUMS[Math.floor(rng() * ALPHANUMS.length)];
+  return s;
+}
+
+/** names.SimpleNameGenerator: base (cut to 58 chars) + 5 random characters. */
+export function generateName(base: string): string {
+  return `${base.length > MAX_GENERATED_NAME_LENGTH ? base.slice(0, MAX_GENERATED_NAME_LENGTH) : base}${randomSuffix()}`;
+}
+
+export function newUid(): string {
+  return randomUUID();
+}
+
+/** Everything but metadata and status: what decides whether the generation moves. */
+export function specOf(obj: KubeObject): string {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+/** Copies the metadata an update may not set from the stored object (BeforeUpdate + strategy rules). */
+export function carrySystemMeta(obj: KubeObject, old: KubeObject): void {
+  const m = obj.metadata;
+  const o = old.metadata;
+  m.uid = o.uid;
+  m.creationTimestamp = o.creationTimestamp;
+  m.deletionTimestamp = o.deletionTimestamp;
+  m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+  m.generation = o.generation;
+  if (o.generateName !== undefined && m.generateName === undefined) m.generateName = o.generateName;
+  if (m.managedFields === undefined && o.managedFields !== undefined) m.managedFields = o.managedFields;
+  if (m.ownerReferences === undefined) delete m.ownerReferences;
+}
+
+/** Deep equality of two JSON values that ignores key order. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
+}

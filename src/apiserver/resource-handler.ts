@@ -1,0 +1,327 @@
+// Resource requests: get, list, watch, create, update, patch, delete and deletecollection on a registry resource,
+// with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
+
+import { fieldErr, StatusError } from '../api/errors.js';
+import type { ResourceDecl } from '../api/interfaces.js';
+import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
+import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
+import type { ServerRequest, ServerResponse } from './interfaces.js';
+import { listFilter } from './list-filter.js';
+import { chooseRendering, decodeBody, patchTypeOf } from './negotiate.js';
+import type { RequestInfo } from './request-info.js';
+import type { ResourceStore, WriteHooks } from './resource-store.js';
+import { first, isTrue, json, type ApiServer, type ApiServerConfig } from './server.js';
+import { handleSubresource } from './subresources.js';
+import { parseIncludeObject, toTable } from './table.js';
+import { startWatch, type WatchSink } from './watch.js';
+
+const NOT_FOUND_MESSAGE = 'the server could not find the requested resource';
+
+export interface RequestContext {
+  req: ServerRequest;
+  info: RequestInfo;
+  decl: ResourceDecl;
+  rs: ResourceStore;
+  user: UserInfo;
+  dryRun: boolean;
+  /** Response headers to add, e.g. Warning for fieldValidation=Warn. */
+  headers: Record<string, string>;
+}
+
+export class ResourceHandler {
+  constructor(readonly server: ApiServer, readonly cfg: ApiServerConfig) {}
+
+  async handle(req: ServerRequest, info: RequestInfo, user: UserInfo): Promise<ServerResponse> {
+    const decl = this.server.registry.lookup(info.group, info.version, info.resource);
+    if (!decl) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
+    const namespacedPath = info.namespace !== '' && !(info.resource === 'namespaces' && !info.group);
+    if (!decl.namespaced && namespacedPath) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
+    if (decl.namespaced && !namespacedPath && info.name) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
+    if (decl.namespaced && !namespacedPath && !['list', 'watch'].includes(info.verb)) {
+      throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
+    }
+    const dryRunParam = req.query?.dryRun;
+    const dryRunValues = dryRunParam === undefined ? [] : Array.isArray(dryRunParam) ? dryRunParam : [dryRunParam];
+    for (const v of dryRunValues) {
+      if (v !== 'All') throw StatusError.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
+    }
+    const ctx: RequestContext = {
+      req, info, decl, rs: this.server.stores.get(decl)!, user, dryRun: dryRunValues.length > 0, headers: {},
+    };
+    const namespace = decl.namespaced ? info.namespace : undefined;
+    if (info.subresource) return handleSubresource(this, ctx, namespace);
+    switch (info.verb) {
+      case 'get': return this.render(ctx, await ctx.rs.get(namespace, info.name));
+      case 'list': return this.list(ctx, namespace);
+      case 'watch': return this.watch(ctx, namespace);
+      case 'create': return this.create(ctx, namespace);
+      case 'update': return this.update(ctx, namespace, info.name);
+      case 'patch': return this.patch(ctx, namespace, info.name);
+      case 'delete': return this.delete(ctx, namespace, info.name);
+      case 'deletecollection': return this.deleteCollection(ctx, namespace);
+    }
+    throw StatusError.methodNotAllowed(info.verb, decl.group, decl.plural);
+  }
+
+  /** JSON or Table rendering of one object or a list, per the Accept header. */
+  render(ctx: RequestContext, body: KubeObject | KubeList, status = 200): ServerResponse {
+    const rendering = chooseRendering(ctx.req.accept);
+    if (!rendering) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io');
+    if (rendering.kind === 'table' && ctx.decl.table) {
+      const isList = Array.isArray((body as KubeList).items);
+      const objects = isList ? (body as KubeList).items : [body as KubeObject];
+      const listMeta = isList ? (body as KubeList).metadata : { resourceVersion: (body as KubeObject).metadata.resourceVersion };
+      const table = toTable(ctx.decl.table, objects, listMeta, {
+        includeObject: parseIncludeObject(first(ctx.req.query?.includeObject)),
+        tableVersion: rendering.tableVersion ?? 'v1',
+        now: this.cfg.clock.now(),
+      });
+      return json(status, table, ctx.headers);
+    }
+    return json(status, body, ctx.headers);
+  }
+
+  private async list(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
+    const q = ctx.req.query ?? {};
+    const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
+    const limitText = first(q.limit);
+    const limit = limitText ? Number(limitText) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw StatusError.badRequest(`limit: Invalid value: "${limitText}"`);
+    const list = await ctx.rs.list(namespace, { filter, limit, continueToken: first(q.continue) || undefined });
+    return this.render(ctx, list);
+  }
+
+  private watch(ctx: RequestContext, namespace: string | undefined): ServerResponse {
+    const q = ctx.req.query ?? {};
+    const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
+    const rendering = chooseRendering(ctx.req.accept);
+    if (!rendering) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io');
+    const rv = first(q.resourceVersion);
+    if (rv && !/^\d+$/.test(rv)) throw StatusError.badRequest(`resourceVersion: Invalid value: "${rv}": must be a valid resource version`);
+    const timeout = first(q.timeoutSeconds);
+    const includeObject = parseIncludeObject(first(q.includeObject));
+    const params = {
+      namespace,
+      resourceVersion: rv,
+      filter,
+      allowWatchBookmarks: isTrue(first(q.allowWatchBookmarks)),
+      sendInitialEvents: isTrue(first(q.sendInitialEvents)),
+      timeoutSeconds: timeout ? Number(timeout) : undefined,
+    };
+    return {
+      status: 200,
+      contentType: 'application/json',
+      watch: async (sink: WatchSink) => {
+        let out = sink;
+        if (rendering.kind === 'table' && ctx.decl.table) {
+          const def = ctx.decl.table;
+          let headersSent = false;
+          out = {
+            close: () => sink.close(),
+            send: (ev: WatchEvent) => {
+              if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') return sink.send(ev);
+              const table = toTable(def, [ev.object], { resourceVersion: ev.object.metadata.resourceVersion }, {
+                includeObject, tableVersion: rendering.tableVersion ?? 'v1', now: this.cfg.clock.now(), noHeaders: headersSent,
+              });
+              headersSent = true;
+              sink.send({ type: ev.type, object: table as KubeObject });
+            },
+          };
+        }
+        try {
+          return await startWatch(ctx.rs, params, out, this.cfg.clock);
+        } catch (err) {
+          const status = err instanceof StatusError ? err : StatusError.internal(String(err));
+          out.send({ type: 'ERROR', object: status.toStatus() as unknown as KubeObject });
+          out.close();
+          return () => {};
+        }
+      },
+    };
+  }
+
+  /** Decodes a write body and checks it names this resource type (kube's decoder rules). */
+  decodeObject(ctx: RequestContext): KubeObject {
+    const body = decodeBody(ctx.req.body, ctx.req.contentType);
+    if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${ctx.decl.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    }
+    return this.checkKind(ctx, structuredClone(body) as KubeObject);
+  }
+
+  checkKind(ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion): KubeObject {
+    if (obj.apiVersion !== undefined && obj.apiVersion !== expectApiVersion) {
+      throw StatusError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectApiVersion})`);
+    }
+    if (obj.kind !== undefined && obj.kind !== expectKind) {
+      throw StatusError.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${expectKind})`);
+    }
+    if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+    if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
+      throw StatusError.badRequest(`metadata: Invalid value: ${JSON.stringify(obj.metadata)}: must be an object`);
+    }
+    this.checkFields(ctx, obj);
+    return obj;
+  }
+
+  /** fieldValidation=Strict|Warn|Ignore against the OpenAPI schema (kubectl sends Strict by default). */
+  checkFields(ctx: RequestContext, obj: KubeObject): void {
+    const mode = first(ctx.req.query?.fieldValidation) ?? 'Warn';
+    if (!['Strict', 'Warn', 'Ignore'].includes(mode)) {
+      throw StatusError.badRequest(`fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`);
+    }
+    if (mode === 'Ignore' || !this.cfg.openapi?.unknownFields) return;
+    const unknown = this.cfg.openapi.unknownFields(ctx.decl, obj);
+    if (!unknown.length) return;
+    if (mode === 'Strict') {
+      throw StatusError.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+    }
+    ctx.headers.Warning = unknown.map((f) => `299 - "unknown field \\"${f}\\""`).join(', ');
+  }
+
+  /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */
+  hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = ''): WriteHooks {
+    const run = async (obj: KubeObject, old?: KubeObject) => {
+      const { strategy } = ctx.decl;
+      if (!subresource) strategy.defaults?.(obj);
+      const attrs: AdmissionAttributes = {
+        operation, decl: ctx.decl, namespace: namespace ?? '', name: obj.metadata.name ?? '', subresource,
+        object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun,
+      };
+      await this.cfg.admission?.admit(attrs, this.server.lookup);
+      const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old) ?? [])] : strategy.validate?.(obj) ?? [];
+      if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
+      await this.cfg.admission?.validate(attrs, this.server.lookup);
+      const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
+      if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+    };
+    return { beforeCreate: (obj) => run(obj), beforeUpdate: (obj, old) => run(obj, old) };
+  }
+
+  private async create(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
+    const obj = this.decodeObject(ctx);
+    if (ctx.decl.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+      throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (!obj.metadata.name && !obj.metadata.generateName) {
+      throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, '', [fieldErr.required('metadata.name', 'name or generateName is required')]);
+    }
+    const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace), { dryRun: ctx.dryRun });
+    return json(201, created, ctx.headers);
+  }
+
+  private async update(ctx: RequestContext, namespace: string | undefined, name: string, subresource = ''): Promise<ServerResponse> {
+    const obj = this.decodeObject(ctx);
+    if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
+      throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (ctx.decl.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+      throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const updated = await ctx.rs.update(namespace, name, () => obj, this.hooks(ctx, 'UPDATE', namespace, subresource),
+      { dryRun: ctx.dryRun, subresource, pinnedRV: obj.metadata.resourceVersion || undefined });
+    return json(200, updated, ctx.headers);
+  }
+
+  /** PUT to /status goes through the same path with the status strategy. */
+  updateStatus(ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
+    return this.update(ctx, namespace, name, 'status');
+  }
+
+  async patch(ctx: RequestContext, namespace: string | undefined, name: string, subresource = ''): Promise<ServerResponse> {
+    const type = patchTypeOf(ctx.req.contentType);
+    const body = decodeBody(ctx.req.body, ctx.req.contentType);
+    if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
+    const hooks = this.hooks(ctx, 'UPDATE', namespace, subresource);
+    if (type === 'apply') return this.apply(ctx, namespace, name, body, subresource);
+    const updated = await ctx.rs.update(namespace, name, (current) => {
+      const patched = this.cfg.patcher.apply(type, current, body, ctx.decl);
+      if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
+        throw StatusError.badRequest('the patch produced an object that is not a JSON object');
+      }
+      return this.checkKind(ctx, patched);
+    }, hooks, { dryRun: ctx.dryRun, subresource });
+    return json(200, updated, ctx.headers);
+  }
+
+  private async apply(ctx: RequestContext, namespace: string | undefined, name: string, body: unknown, subresource: string): Promise<ServerResponse> {
+    const q = ctx.req.query ?? {};
+    const manager = first(q.fieldManager);
+    if (!manager) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, name, [fieldErr.required('fieldManager', 'is required for apply patch')]);
+    const ssa = this.cfg.patcher.serverSideApply;
+    if (!ssa) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StatusError.badRequest('apply patch must be an object');
+    const applied = this.checkKind(ctx, body as KubeObject);
+    const force = isTrue(first(q.force));
+    const exists = ctx.rs.cache.get(ctx.rs.key(namespace, name));
+    if (!exists && !subresource) {
+      if (applied.metadata.name && applied.metadata.name !== name) {
+        throw StatusError.badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      const obj = ssa(undefined, applied, ctx.decl, manager, force);
+      obj.metadata.name = name;
+      const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace), { dryRun: ctx.dryRun });
+      return json(201, created, ctx.headers);
+    }
+    const updated = await ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
+      this.hooks(ctx, 'UPDATE', namespace, subresource), { dryRun: ctx.dryRun, subresource });
+    return json(200, updated, ctx.headers);
+  }
+
+  private deleteOptions(ctx: RequestContext): { gracePeriodSeconds?: number; propagationPolicy?: string; preconditions?: { uid?: string; resourceVersion?: string } } {
+    const body = decodeBody(ctx.req.body, ctx.req.contentType) as Record<string, unknown> | undefined;
+    const q = ctx.req.query ?? {};
+    const opts: { gracePeriodSeconds?: number; propagationPolicy?: string; preconditions?: { uid?: string; resourceVersion?: string } } = {};
+    if (body && typeof body === 'object') {
+      if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds;
+      if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy;
+      if (body.orphanDependents === true) opts.propagationPolicy = 'Orphan';
+      if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as { uid?: string };
+      if (Array.isArray(body.dryRun) && body.dryRun.includes('All')) ctx.dryRun = true;
+    }
+    const gp = first(q.gracePeriodSeconds);
+    if (gp !== undefined) opts.gracePeriodSeconds = Number(gp);
+    const pp = first(q.propagationPolicy);
+    if (pp !== undefined) opts.propagationPolicy = pp;
+    if (opts.propagationPolicy && !['Background', 'Foreground', 'Orphan'].includes(opts.propagationPolicy)) {
+      throw StatusError.invalid('meta.k8s.io', 'DeleteOptions', '', [
+        fieldErr.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']),
+      ]);
+    }
+    return opts;
+  }
+
+  private async delete(ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
+    const opts = this.deleteOptions(ctx);
+    const current = await ctx.rs.get(namespace, name);
+    await this.cfg.admission?.validate({
+      operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
+    }, this.server.lookup);
+    const res = await ctx.rs.delete(namespace, name, { ...opts, dryRun: ctx.dryRun });
+    // Pods return the deleted object (ReturnDeletedObject); other resources a Success Status once gone.
+    if (res.deleted && !(ctx.decl.plural === 'pods' && !ctx.decl.group)) {
+      return json(200, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+        details: { name, group: ctx.decl.group || undefined, kind: ctx.decl.plural, uid: res.object.metadata.uid },
+      });
+    }
+    return json(200, res.object);
+  }
+
+  private async deleteCollection(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
+    const q = ctx.req.query ?? {};
+    const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
+    const opts = this.deleteOptions(ctx);
+    const list = await ctx.rs.list(namespace, { filter });
+    const items: KubeObject[] = [];
+    for (const obj of list.items) {
+      try {
+        items.push((await ctx.rs.delete(obj.metadata.namespace, obj.metadata.name!, { ...opts, dryRun: ctx.dryRun })).object);
+      } catch (err) {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      }
+    }
+    return json(200, { ...list, items });
+  }
+}

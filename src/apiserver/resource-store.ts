@@ -1,0 +1,319 @@
+// The generic registry store (like apiserver's registry/generic/registry/store.go): create, get, list, update,
+// delete of one resource over the Store, reading through the watch cache, with kube's metadata, generation,
+// optimistic-concurrency, finalizer and graceful-deletion rules.
+
+import { StatusError } from '../api/errors.js';
+import type { ResourceDecl, StrategyContext } from '../api/interfaces.js';
+import { objectStorageKey, resourcePrefix } from '../api/registry.js';
+import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
+import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
+import type { WatchCache } from '../storage/watch-cache.js';
+import { rfc3339, type Clock } from '../util/clock.js';
+import { carrySystemMeta, generateName, jsonEqual, newUid, specOf } from './object-meta.js';
+
+export interface ListParams {
+  filter?: (obj: KubeObject) => boolean;
+  limit?: number;
+  continueToken?: string;
+}
+
+export interface WriteParams {
+  dryRun?: boolean;
+  subresource?: string;
+  /** Skip the strategy's update preparation: for system writes such as pods/binding that set one field. */
+  skipStrategy?: boolean;
+}
+
+/** Hooks the API server runs around writes: admission and validation live outside the store. */
+export interface WriteHooks {
+  /** Mutating admission + defaulting + validation for create; throws StatusError to reject. */
+  beforeCreate?(obj: KubeObject): Promise<void> | void;
+  beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void> | void;
+}
+
+export interface DeleteParams {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when the object was only marked for deletion (finalizers, grace period). */
+  deleted: boolean;
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+export class ResourceStore {
+  private readonly parsed = new WeakMap<KeyValue, KubeObject>();
+  readonly prefix: string;
+  readonly apiVersion: string;
+
+  constructor(
+    readonly decl: ResourceDecl,
+    private readonly store: Store,
+    readonly cache: WatchCache,
+    private readonly clock: Clock,
+  ) {
+    this.prefix = resourcePrefix(decl);
+    this.apiVersion = apiVersionOf(decl);
+  }
+
+  key(namespace: string | undefined, name: string): string {
+    return objectStorageKey(this.decl, namespace, name);
+  }
+
+  /** Decodes a stored value once per revision; the result is shared, so callers clone before changing it. */
+  decode(kv: KeyValue): KubeObject {
+    let obj = this.parsed.get(kv);
+    if (!obj) {
+      obj = JSON.parse(kv.value) as KubeObject;
+      obj.metadata.resourceVersion = String(kv.modRevision);
+      this.parsed.set(kv, obj);
+    }
+    return obj;
+  }
+
+  private notFound(name: string): StatusError {
+    return StatusError.notFound(this.decl.group, this.decl.plural, name);
+  }
+
+  async get(namespace: string | undefined, name: string): Promise<KubeObject> {
+    await this.cache.waitFor(await this.store.revision());
+    const kv = this.cache.get(this.key(namespace, name));
+    if (!kv) throw this.notFound(name);
+    return this.decode(kv);
+  }
+
+  async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
+    await this.cache.waitFor(await this.store.revision());
+    const prefix = this.decl.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
+    let start = '';
+    let revision = this.cache.revision();
+    if (params.continueToken) {
+      const tok = decodeContinue(params.continueToken);
+      start = tok.start;
+      revision = Math.max(revision, tok.rv);
+    }
+    const items: KubeObject[] = [];
+    let next = '';
+    const limit = params.limit && params.limit > 0 ? params.limit : Infinity;
+    for (const kv of this.cache.list(prefix)) {
+      if (start && kv.key <= start) continue;
+      const obj = this.decode(kv);
+      if (params.filter && !params.filter(obj)) continue;
+      if (items.length >= limit) {
+        next = encodeContinue({ rv: revision, start: this.key(items[items.length - 1].metadata.namespace, items[items.length - 1].metadata.name!) });
+        break;
+      }
+      items.push(obj);
+    }
+    const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
+    if (next) metadata.continue = next;
+    return { apiVersion: this.apiVersion, kind: `${this.decl.kind}List`, metadata, items };
+  }
+
+  /** Stores a new object. The caller has run admission; this sets system metadata and writes. */
+  async create(namespace: string | undefined, input: KubeObject, hooks: WriteHooks, params: WriteParams = {}): Promise<KubeObject> {
+    const obj = input;
+    const ctx: StrategyContext = { now: this.clock.now() };
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.decl.kind;
+    const meta = (obj.metadata ??= {});
+    if (this.decl.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    meta.uid = newUid();
+    meta.creationTimestamp = rfc3339(ctx.now);
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (this.decl.strategy.generation) meta.generation = 1;
+    else delete meta.generation;
+    this.decl.strategy.prepareForCreate?.(obj, ctx);
+    await hooks.beforeCreate?.(obj);
+    if (params.dryRun) {
+      if (this.cache.get(this.key(namespace, meta.name!))) throw StatusError.alreadyExists(this.decl.group, this.decl.plural, meta.name!);
+      return obj;
+    }
+    try {
+      const kv = await this.store.create(this.key(namespace, meta.name!), JSON.stringify(obj));
+      return this.decode(kv);
+    } catch (err) {
+      if (err instanceof StoreError && err.code === 'KeyExists') throw StatusError.alreadyExists(this.decl.group, this.decl.plural, meta.name!);
+      throw err;
+    }
+  }
+
+  /**
+   * Read-modify-write with compare-and-swap (GuaranteedUpdate): `mutate` gets a private copy of the current object
+   * and returns the desired one. When `pinnedRV` is given, a stale value is a Conflict; otherwise retries.
+   */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    mutate: (current: KubeObject) => Promise<KubeObject> | KubeObject,
+    hooks: WriteHooks,
+    params: WriteParams & { pinnedRV?: string } = {},
+  ): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      await this.cache.waitFor(await this.store.revision());
+      const kv = this.cache.get(key);
+      if (!kv) throw this.notFound(name);
+      const current = this.decode(kv);
+      if (params.pinnedRV && params.pinnedRV !== current.metadata.resourceVersion) {
+        throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
+      }
+      const old = structuredClone(current);
+      const obj = await mutate(structuredClone(current));
+      if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== current.metadata.resourceVersion) {
+        throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
+      }
+      if (obj.metadata.uid && obj.metadata.uid !== current.metadata.uid) {
+        throw StatusError.conflict(this.decl.group, this.decl.plural, name,
+          `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${current.metadata.uid}`);
+      }
+      if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
+        throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      obj.apiVersion = this.apiVersion;
+      obj.kind = this.decl.kind;
+      obj.metadata.name = name;
+      if (this.decl.namespaced) obj.metadata.namespace = namespace;
+      carrySystemMeta(obj, old);
+      const ctx: StrategyContext = { now: this.clock.now(), subresource: params.subresource };
+      if (!params.skipStrategy) this.decl.strategy.prepareForUpdate?.(obj, old, ctx);
+      if (this.decl.strategy.generation && specOf(obj) !== specOf(old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      await hooks.beforeUpdate?.(obj, old);
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      // A no-op write keeps the resourceVersion, as kube-apiserver's GuaranteedUpdate does.
+      if (jsonEqual(obj, old)) return current;
+      // Removing the last finalizer of an object that is being deleted completes the deletion.
+      if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && this.readyToDelete(obj)) {
+        if (params.dryRun) return obj;
+        const res = await this.removeNow(key, obj, kv.modRevision).catch((e) => this.retryable(e, attempt, params));
+        if (res) return res;
+        continue;
+      }
+      if (params.dryRun) return obj;
+      delete obj.metadata.resourceVersion;
+      try {
+        return this.decode(await this.store.update(key, JSON.stringify(obj), kv.modRevision));
+      } catch (err) {
+        this.retryable(err, attempt, params);
+      }
+    }
+  }
+
+  /** Conflicts from the store are retried unless the client pinned a resourceVersion. */
+  private retryable(err: unknown, attempt: number, params: { pinnedRV?: string }): undefined {
+    if (err instanceof StoreError && err.code === 'Conflict' && !params.pinnedRV && attempt < 20) return undefined;
+    if (err instanceof StoreError && err.code === 'KeyNotFound') throw StatusError.notFound(this.decl.group, this.decl.plural, '');
+    throw err;
+  }
+
+  /** Namespaces also wait for their spec.finalizers (emptied by the namespace controller via /finalize). */
+  private readyToDelete(obj: KubeObject): boolean {
+    if (this.decl.plural === 'namespaces' && !this.decl.group) {
+      const fin = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
+      return !fin || fin.length === 0;
+    }
+    return true;
+  }
+
+  private async removeNow(key: string, obj: KubeObject, modRevision: number): Promise<KubeObject> {
+    const { revision } = await this.store.delete(key, modRevision);
+    const out = structuredClone(obj);
+    out.metadata.resourceVersion = String(revision);
+    return out;
+  }
+
+  async delete(namespace: string | undefined, name: string, params: DeleteParams = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      await this.cache.waitFor(await this.store.revision());
+      const kv = this.cache.get(key);
+      if (!kv) throw this.notFound(name);
+      const current = this.decode(kv);
+      const pre = params.preconditions;
+      if (pre?.uid && pre.uid !== current.metadata.uid) {
+        throw StatusError.conflict(this.decl.group, this.decl.plural, name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw StatusError.conflict(this.decl.group, this.decl.plural, name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+      }
+      const obj = structuredClone(current);
+      const grace = this.gracePeriod(obj, params);
+      const finalizers = [...(obj.metadata.finalizers ?? [])];
+      if (params.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+      if (params.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+      const namespacePending = !this.readyToDelete(obj);
+      if (grace > 0 || finalizers.length > 0 || namespacePending) {
+        // Mark for deletion: set deletionTimestamp (only ever moved earlier) and keep the object.
+        const now = this.clock.now();
+        const deadline = now + grace * 1000;
+        const existing = obj.metadata.deletionTimestamp ? Date.parse(obj.metadata.deletionTimestamp) : Infinity;
+        if (deadline < existing || !obj.metadata.deletionTimestamp) {
+          obj.metadata.deletionTimestamp = rfc3339(deadline);
+          obj.metadata.deletionGracePeriodSeconds = grace;
+        }
+        if (finalizers.length) obj.metadata.finalizers = finalizers;
+        if (this.decl.plural === 'namespaces' && !this.decl.group) {
+          (obj.status ??= {}) as Record<string, unknown>;
+          (obj.status as Record<string, unknown>).phase = 'Terminating';
+        }
+        if (jsonEqual(obj, current)) return { object: current, deleted: false };
+        if (params.dryRun) return { object: obj, deleted: false };
+        delete obj.metadata.resourceVersion;
+        try {
+          return { object: this.decode(await this.store.update(key, JSON.stringify(obj), kv.modRevision)), deleted: false };
+        } catch (err) {
+          this.retryable(err, attempt, {});
+          continue;
+        }
+      }
+      if (params.dryRun) return { object: current, deleted: true };
+      try {
+        return { object: await this.removeNow(key, current, kv.modRevision), deleted: true };
+      } catch (err) {
+        this.retryable(err, attempt, {});
+      }
+    }
+  }
+
+  /**
+   * Grace period in seconds (pod strategy CheckGracefulDelete): options, else spec.terminationGracePeriodSeconds;
+   * 0 for unscheduled or finished pods; other resources delete at once.
+   */
+  private gracePeriod(obj: KubeObject, params: DeleteParams): number {
+    if (this.decl.plural !== 'pods' || this.decl.group) return 0;
+    const spec = obj.spec as { nodeName?: string; terminationGracePeriodSeconds?: number } | undefined;
+    const phase = (obj.status as { phase?: string } | undefined)?.phase;
+    if (!spec?.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+    let grace = params.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+    if (grace < 0) grace = 1;
+    return grace;
+  }
+}
+
+function encodeContinue(t: ContinueToken): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: t.rv, start: t.start })).toString('base64url');
+}
+
+function decodeContinue(s: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
+    if (typeof t.rv === 'number' && typeof t.start === 'string') return { rv: t.rv, start: t.start };
+  } catch {
+    // fall through
+  }
+  throw StatusError.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+}

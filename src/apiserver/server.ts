@@ -1,0 +1,187 @@
+// The API server core: routes a request to discovery, OpenAPI or a resource handler, runs admission and the
+// registry store, and renders JSON or Tables. Transport-free: HTTP and in-process callers share it.
+
+import { StatusError, isStatusError } from '../api/errors.js';
+import type { ResourceDecl } from '../api/interfaces.js';
+import { OPENAPI_V2_PROTOBUF_CONTENT_TYPE, wantsV2Protobuf } from '../api/openapi/index.js';
+import { Registry } from '../api/registry.js';
+import type { KubeObject } from '../api/types.js';
+import type { ApiResponse } from '../client/interfaces.js';
+import type { Store } from '../storage/interfaces.js';
+import { WatchCache } from '../storage/watch-cache.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import { AdmissionChain, type AdmissionLookup, type UserInfo } from './admission/interfaces.js';
+import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
+import type { NodeProxy, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
+import { chooseDiscovery, chooseRendering } from './negotiate.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { ResourceHandler } from './resource-handler.js';
+import { ResourceStore } from './resource-store.js';
+import { versionInfo } from './version.js';
+
+export interface ApiServerConfig {
+  registry: Registry;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  patcher: Patcher;
+  admission?: AdmissionChain;
+  openapi?: OpenApiProvider;
+  nodeProxy?: NodeProxy;
+  /** Per-resource storage work keyed `<plural>` or `<group>/<plural>` (e.g. Service IP allocation). */
+  storageHooks?: Record<string, StorageHook>;
+  /** host:port clients reach this server on (discovery's serverAddressByClientCIDRs). */
+  serverAddress?: string;
+  /** Largest accepted request body (kube-apiserver: 3 MiB). */
+  maxBodyBytes?: number;
+}
+
+export const JSON_TYPE = 'application/json';
+const SYSTEM_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
+
+export class ApiServer {
+  readonly registry: Registry;
+  readonly stores = new Map<ResourceDecl, ResourceStore>();
+  private readonly caches: WatchCache[] = [];
+  private readonly handler: ResourceHandler;
+  readonly lookup: AdmissionLookup;
+  serverAddress: string;
+
+  constructor(readonly cfg: ApiServerConfig) {
+    this.registry = cfg.registry;
+    this.serverAddress = cfg.serverAddress ?? '127.0.0.1:6443';
+    for (const decl of this.registry.decls) {
+      const cache = new WatchCache({ store: cfg.store, prefix: `/registry/${decl.group || 'core'}/${decl.plural}/` });
+      this.caches.push(cache);
+      this.stores.set(decl, new ResourceStore(decl, cfg.store, cache, cfg.clock));
+    }
+    this.lookup = {
+      get: (group, resource, namespace, name) => {
+        const rs = this.storeFor(group, resource);
+        const kv = rs?.cache.get(rs.key(namespace, name));
+        return kv && rs ? rs.decode(kv) : undefined;
+      },
+      list: (group, resource, namespace) => {
+        const rs = this.storeFor(group, resource);
+        if (!rs) return [];
+        const prefix = namespace && rs.decl.namespaced ? `${rs.prefix}${namespace}/` : rs.prefix;
+        return rs.cache.list(prefix).map((kv) => rs.decode(kv));
+      },
+    };
+    this.handler = new ResourceHandler(this, cfg);
+  }
+
+  /** Fills the watch caches from the store. */
+  async start(): Promise<void> {
+    await Promise.all(this.caches.map((c) => c.start()));
+  }
+
+  stop(): void {
+    for (const c of this.caches) c.stop();
+  }
+
+  storeFor(group: string, resource: string): ResourceStore | undefined {
+    const decl = this.registry.decls.find((d) => d.group === group && d.plural === resource);
+    return decl ? this.stores.get(decl) : undefined;
+  }
+
+  /** Handles one request; never throws: errors become Status responses. */
+  async handle(req: ServerRequest): Promise<ServerResponse> {
+    try {
+      return await this.route(req);
+    } catch (err) {
+      return errorResponse(err, this.cfg.logger);
+    }
+  }
+
+  private async route(req: ServerRequest): Promise<ServerResponse> {
+    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+    const watchParam = isTrue(first(req.query?.watch));
+    const info = parseRequestInfo(req.method, path, watchParam);
+    if (info.isResourceRequest) return this.handler.handle(req, info, req.user ?? SYSTEM_USER);
+    if (req.method !== 'GET') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+    return this.nonResource(req, path, info);
+  }
+
+  private nonResource(req: ServerRequest, path: string, info: RequestInfo): ServerResponse {
+    switch (path) {
+      case '/version':
+        return json(200, versionInfo());
+      case '/healthz': case '/livez': case '/readyz':
+        return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
+      case '/api': case '/apis':
+        return this.discoveryRoot(req, path === '/api');
+      case '/openapi/v2':
+        return this.openapiV2(req);
+      case '/openapi/v3':
+        if (!this.cfg.openapi) break;
+        return json(200, this.cfg.openapi.v3Discovery());
+    }
+    if (path.startsWith('/openapi/v3/') && this.cfg.openapi) {
+      // Keys are as in the discovery document: api/v1, apis/<group>/<version>.
+      const doc = this.cfg.openapi.v3(path.slice('/openapi/v3/'.length));
+      if (doc) return json(200, doc);
+    }
+    if (info.apiPrefix === 'api' && info.version) {
+      if (info.version === 'v1') return json(200, apiResourceList(this.registry, '', 'v1'));
+    }
+    if (info.apiPrefix === 'apis') {
+      const segs = path.split('/').filter(Boolean);
+      if (segs.length === 2) {
+        const g = this.registry.groups().find((x) => x.name === segs[1]);
+        if (g) {
+          const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+          return json(200, { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions, preferredVersion: versions[0] });
+        }
+      } else if (segs.length === 3 && this.registry.hasGroupVersion(segs[1], segs[2])) {
+        return json(200, apiResourceList(this.registry, segs[1], segs[2]));
+      }
+    }
+    throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  }
+
+  private discoveryRoot(req: ServerRequest, core: boolean): ServerResponse {
+    const form = chooseDiscovery(req.accept);
+    if (form === 'v2' || form === 'v2beta1') {
+      return { status: 200, body: aggregatedDiscovery(this.registry, core, form), contentType: DISCOVERY_CONTENT_TYPES[form] };
+    }
+    if (!form) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
+    // kubectl 1.27.0/1.27.1 compare this content type as an exact string: no charset.
+    return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry));
+  }
+
+  private openapiV2(req: ServerRequest): ServerResponse {
+    if (!this.cfg.openapi) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+    if (wantsV2Protobuf(req.accept)) {
+      return { status: 200, body: this.cfg.openapi.v2Protobuf(), contentType: OPENAPI_V2_PROTOBUF_CONTENT_TYPE };
+    }
+    return json(200, this.cfg.openapi.v2Json());
+  }
+
+  /** Plain JSON rendering is always acceptable for Status errors; other bodies follow the Accept header. */
+  static acceptsResource(accept: string | undefined): boolean {
+    return chooseRendering(accept) !== undefined;
+  }
+}
+
+export function json(status: number, body: unknown, headers?: Record<string, string>): ApiResponse {
+  return { status, body, contentType: JSON_TYPE, headers };
+}
+
+export function errorResponse(err: unknown, logger: Logger): ApiResponse {
+  if (isStatusError(err)) return json(err.code, err.toStatus());
+  logger.error('internal error', { err: err instanceof Error ? err.stack ?? err.message : String(err) });
+  const e = StatusError.internal(err instanceof Error ? err.message : String(err));
+  return json(e.code, e.toStatus());
+}
+
+export function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function isTrue(v: string | undefined): boolean {
+  return v === 'true' || v === '1';
+}
+
+export type { KubeObject };

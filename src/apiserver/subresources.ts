@@ -1,0 +1,128 @@
+// Subresource requests: status, scale (autoscaling/v1 Scale), pods/binding, namespaces/finalize and node proxy.
+
+import { fieldErr, StatusError } from '../api/errors.js';
+import type { ScaleDecl } from '../api/interfaces.js';
+import type { KubeObject } from '../api/types.js';
+import { rfc3339 } from '../util/clock.js';
+import type { ServerResponse } from './interfaces.js';
+import { decodeBody, patchTypeOf } from './negotiate.js';
+import type { RequestContext, ResourceHandler } from './resource-handler.js';
+import { json } from './server.js';
+
+export async function handleSubresource(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
+  const { info, decl } = ctx;
+  const sub = info.subresource;
+  const verb = info.verb;
+  if (sub === 'status' && decl.subresources?.status) {
+    if (verb === 'get') return h.render(ctx, await ctx.rs.get(namespace, info.name));
+    if (verb === 'update') return h.updateStatus(ctx, namespace, info.name);
+    if (verb === 'patch') return h.patch(ctx, namespace, info.name, 'status');
+  }
+  if (sub === 'scale' && decl.subresources?.scale) return scale(h, ctx, namespace, decl.subresources.scale);
+  if (sub === 'binding' && decl.subresources?.extra?.includes('binding') && verb === 'create') return bind(h, ctx, namespace!);
+  if (sub === 'finalize' && decl.subresources?.extra?.includes('finalize') && verb === 'update') return finalize(h, ctx);
+  if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && decl.kind === 'Node' && h.cfg.nodeProxy) {
+    await ctx.rs.get(undefined, info.name);
+    return h.cfg.nodeProxy.handle(info.name, info.rest, ctx.req);
+  }
+  if (sub === 'log' && decl.subresources?.extra?.includes('log') && h.cfg.nodeProxy) {
+    const pod = await ctx.rs.get(namespace, info.name);
+    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (!node) throw StatusError.badRequest(`pod ${info.name} does not have a host assigned`);
+    return h.cfg.nodeProxy.handle(node, ['containerLogs', namespace!, info.name], ctx.req);
+  }
+  if (!decl.subresources || ![...(decl.subresources.extra ?? []), decl.subresources.status ? 'status' : '', decl.subresources.scale ? 'scale' : ''].includes(sub)) {
+    throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
+  }
+  throw StatusError.methodNotAllowed(verb, decl.group, `${decl.plural}/${sub}`);
+}
+
+function getPath(obj: unknown, path: string[]): unknown {
+  let cur = obj;
+  for (const p of path) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+  return cur;
+}
+
+function setPath(obj: Record<string, unknown>, path: string[], value: unknown): void {
+  let cur = obj;
+  for (const p of path.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+  cur[path[path.length - 1]] = value;
+}
+
+function toScale(obj: KubeObject, s: ScaleDecl): KubeObject {
+  const m = obj.metadata;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: (getPath(obj, s.specReplicasPath) as number | undefined) ?? 0 },
+    status: { replicas: (getPath(obj, s.statusReplicasPath) as number | undefined) ?? 0, selector: s.selector(obj) },
+  };
+}
+
+async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined, s: ScaleDecl): Promise<ServerResponse> {
+  const { info, rs } = ctx;
+  if (info.verb === 'get') return json(200, toScale(await rs.get(namespace, info.name), s));
+  if (info.verb !== 'update' && info.verb !== 'patch') throw StatusError.methodNotAllowed(info.verb, ctx.decl.group, `${ctx.decl.plural}/scale`);
+  let pinned: string | undefined;
+  const updated = await rs.update(namespace, info.name, (current) => {
+    let desired: KubeObject;
+    const scaleNow = toScale(current, s);
+    if (info.verb === 'update') {
+      desired = h.checkKind(ctx, structuredClone(decodeBody(ctx.req.body, ctx.req.contentType)) as KubeObject, 'Scale', 'autoscaling/v1');
+      pinned = desired.metadata.resourceVersion || undefined;
+      if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
+    } else {
+      const type = patchTypeOf(ctx.req.contentType);
+      if (type === 'apply') throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
+      desired = h.cfg.patcher.apply(type, scaleNow, decodeBody(ctx.req.body, ctx.req.contentType), ctx.decl);
+    }
+    const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw StatusError.invalid('autoscaling', 'Scale', info.name, [fieldErr.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    }
+    setPath(current as Record<string, unknown>, s.specReplicasPath, replicas);
+    return current;
+  }, h.hooks(ctx, 'UPDATE', namespace, 'scale'), { dryRun: ctx.dryRun, subresource: 'scale' });
+  return json(200, toScale(updated, s));
+}
+
+/** pods/binding: set spec.nodeName and PodScheduled=True in one write (pkg/registry/core/pod/storage BindingREST). */
+async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
+  const body = decodeBody(ctx.req.body, ctx.req.contentType) as { metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string } } | undefined;
+  const name = ctx.info.name;
+  if (!body || typeof body !== 'object') throw StatusError.badRequest('the body of the request was empty');
+  if (body.metadata?.name && body.metadata.name !== name) {
+    throw StatusError.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  const node = body.target?.name;
+  if (!node) throw StatusError.invalid('', 'Binding', name, [fieldErr.required('target.name', '')]);
+  await ctx.rs.update(namespace, name, (pod) => {
+    const spec = (pod.spec ??= {}) as { nodeName?: string; schedulingGates?: unknown[] };
+    if (pod.metadata.deletionTimestamp) throw StatusError.conflict('', 'pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    if (body.metadata?.uid && body.metadata.uid !== pod.metadata.uid) {
+      throw StatusError.conflict('', 'pods', name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
+    }
+    if (spec.nodeName) throw StatusError.conflict('', 'pods', name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
+    if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
+    spec.nodeName = node;
+    const status = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: null }[] };
+    const conds = (status.conditions ??= []).filter((c) => c.type !== 'PodScheduled');
+    conds.unshift({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.cfg.clock.now()) });
+    status.conditions = conds;
+    return pod;
+  }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true });
+  return json(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
+/** namespaces/finalize: only spec.finalizers changes (pkg/registry/core/namespace/storage FinalizeREST). */
+async function finalize(h: ResourceHandler, ctx: RequestContext): Promise<ServerResponse> {
+  const body = h.decodeObject(ctx);
+  const finalizers = (body.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+  const updated = await ctx.rs.update(undefined, ctx.info.name, (ns) => {
+    (ns.spec ??= {}) as Record<string, unknown>;
+    (ns.spec as { finalizers?: string[] }).finalizers = finalizers;
+    return ns;
+  }, {}, { dryRun: ctx.dryRun, subresource: 'finalize', skipStrategy: true, pinnedRV: body.metadata.resourceVersion || undefined });
+  return json(200, updated);
+}

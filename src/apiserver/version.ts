@@ -1,0 +1,17 @@
+// The Kubernetes version winkube reports (/version, node kubeletVersion): one place, so every component agrees.
+
+export const KUBE_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.1' } as const;
+
+export function versionInfo(): object {
+  return {
+    major: KUBE_VERSION.major,
+    minor: KUBE_VERSION.minor,
+    gitVersion: KUBE_VERSION.gitVersion,
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'winkube',
+    compiler: 'winkube',
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  };
+}

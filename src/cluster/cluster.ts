@@ -1,0 +1,71 @@
+// One whole cluster in one process, as `winkube up` runs it: control plane + HTTPS front end, scheduler,
+// controller-manager and a node agent hosting the fleet's emulated nodes. Components share only the API.
+
+import { join } from 'node:path';
+import { HttpFrontEnd } from '../apiserver/http-server.js';
+import { loadOrCreatePki, type ClusterPki } from '../apiserver/pki.js';
+import { STRATEGIES } from '../api/strategies/index.js';
+import { RealClock, type Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import { ControlPlane } from './control-plane.js';
+import { writeKubeconfig } from './kubeconfig.js';
+import { startComponents, type RunningComponents } from './components.js';
+
+export interface ClusterConfig {
+  dataDir: string;
+  port: number;
+  fleetFile?: string;
+  logger: Logger;
+  clock?: Clock;
+  /** Called with a short line for each start-up step (the CLI prints them). */
+  progress?: (step: string) => void;
+}
+
+export class Cluster {
+  readonly controlPlane: ControlPlane;
+  private readonly http: HttpFrontEnd;
+  private readonly pki: ClusterPki;
+  private components?: RunningComponents;
+  private readonly clock: Clock;
+
+  constructor(private readonly cfg: ClusterConfig) {
+    this.clock = cfg.clock ?? new RealClock();
+    this.pki = loadOrCreatePki(cfg.dataDir, ['127.0.0.1', '::1', '10.96.0.1']);
+    this.controlPlane = new ControlPlane({ dataDir: cfg.dataDir, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES });
+    this.http = new HttpFrontEnd({
+      api: this.controlPlane.api,
+      logger: cfg.logger.child('http'),
+      tls: { cert: this.pki.server.cert, key: this.pki.server.key, ca: this.pki.ca.cert },
+      port: cfg.port,
+    });
+  }
+
+  get serverUrl(): string {
+    return `https://127.0.0.1:${this.http.port}`;
+  }
+
+  get nodeCount(): number {
+    return this.components?.nodeCount ?? 0;
+  }
+
+  async start(): Promise<void> {
+    const step = this.cfg.progress ?? (() => {});
+    await this.controlPlane.start();
+    const port = await this.http.listen();
+    this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
+    step(`API server listening on https://127.0.0.1:${port} (state in ${join(this.cfg.dataDir, 'state.db')})`);
+    this.components = await startComponents({
+      controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, fleetFile: this.cfg.fleetFile, progress: step,
+    });
+  }
+
+  writeKubeconfig(path: string): void {
+    writeKubeconfig(path, this.serverUrl, this.pki);
+  }
+
+  async stop(): Promise<void> {
+    await this.components?.stop();
+    await this.http.close();
+    await this.controlPlane.stop();
+  }
+}

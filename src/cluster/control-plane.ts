@@ -1,0 +1,108 @@
+// The control plane of one winkube cluster: the store (SQLite on disk, or in memory for tests), the API server core
+// with its registry, admission, allocators and OpenAPI, and an in-process client for the components beside it.
+
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { builtinResources } from '../api/builtin.js';
+import type { ResourceDecl, Strategy } from '../api/interfaces.js';
+import { buildOpenApi, getComponentSchemas } from '../api/openapi/index.js';
+import { unknownFields } from '../apiserver/field-validation.js';
+import { tableFor } from '../api/printers/index.js';
+import { Registry } from '../api/registry.js';
+import { createClient } from '../client/client.js';
+import { InProcessTransport } from '../client/in-process.js';
+import type { Client } from '../client/interfaces.js';
+import { defaultAdmission } from '../apiserver/admission/index.js';
+import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
+import { bootstrapCluster } from '../apiserver/bootstrap.js';
+import type { NodeProxy } from '../apiserver/interfaces.js';
+import { createPatcher } from '../apiserver/patcher.js';
+import { ApiServer } from '../apiserver/server.js';
+import type { Store } from '../storage/interfaces.js';
+import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+
+export interface ControlPlaneConfig {
+  /** Where state lives; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+  clock: Clock;
+  logger: Logger;
+  strategies: Record<string, Strategy>;
+  serviceCidr?: string;
+  nodePortRange?: [number, number];
+  /** Address and port the `kubernetes` Service's Endpoints point at. */
+  advertiseAddress?: string;
+  advertisePort?: number;
+  store?: Store;
+}
+
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+export const DEFAULT_NODE_PORT_RANGE: [number, number] = [30000, 32767];
+
+export class ControlPlane {
+  readonly store: Store;
+  readonly api: ApiServer;
+  readonly registry: Registry;
+  readonly allocator: ServiceAllocator;
+  private nodeProxy?: NodeProxy;
+
+  constructor(private readonly cfg: ControlPlaneConfig) {
+    if (cfg.store) {
+      this.store = cfg.store;
+    } else if (cfg.dataDir) {
+      mkdirSync(cfg.dataDir, { recursive: true });
+      this.store = new SqliteStore({ path: join(cfg.dataDir, 'state.db') });
+    } else {
+      this.store = new SqliteStore({ path: ':memory:' });
+    }
+    this.registry = new Registry(builtinResources({ strategies: cfg.strategies, tableFor }));
+    this.allocator = new ServiceAllocator({ serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE });
+    const openapi = {
+      ...buildOpenApi(this.registry.decls),
+      unknownFields: (decl: ResourceDecl, obj: unknown) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj) : []),
+    };
+    this.api = new ApiServer({
+      registry: this.registry,
+      store: this.store,
+      clock: cfg.clock,
+      logger: cfg.logger.child('apiserver'),
+      patcher: createPatcher(cfg.clock),
+      admission: defaultAdmission(),
+      openapi,
+      nodeProxy: { handle: (node, path, req) => this.proxy(node, path, req) },
+      storageHooks: { services: { beforeWrite: (obj, old, lookup, dryRun) => this.allocator.allocate(obj, old, lookup, dryRun) } },
+    });
+  }
+
+  /** Node agents register here to answer /api/v1/nodes/<n>/proxy/... and pod logs. */
+  setNodeProxy(proxy: NodeProxy): void {
+    this.nodeProxy = proxy;
+  }
+
+  private proxy(node: string, path: string[], req: Parameters<NodeProxy['handle']>[2]) {
+    if (!this.nodeProxy) {
+      return Promise.resolve({ status: 503, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: `no node agent serves node "${node}"` } });
+    }
+    return this.nodeProxy.handle(node, path, req);
+  }
+
+  /** A client that talks to this API server without sockets. */
+  client(user?: { name: string; groups: string[] }): Client {
+    return createClient(new InProcessTransport(this.api, user));
+  }
+
+  async start(): Promise<void> {
+    await this.api.start();
+    await bootstrapCluster(this.client({ name: 'system:apiserver', groups: ['system:masters'] }), {
+      apiServiceIP: this.allocator.apiServiceIP(),
+      advertiseAddress: this.cfg.advertiseAddress ?? '172.18.0.2',
+      advertisePort: this.cfg.advertisePort ?? 6443,
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.api.stop();
+    await this.store.close();
+  }
+}

@@ -1,0 +1,273 @@
+// The ReplicaSet controller (pkg/controller/replicaset/replica_set.go): keeps `spec.replicas` pods that match the
+// selector, adopting orphans and releasing pods that stopped matching, and reports counts in status.
+
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { isNotFound } from '../../api/errors.js';
+import { objectKey, splitKey } from '../../api/types.js';
+import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Client } from '../../client/interfaces.js';
+import { R } from '../../client/resources.js';
+import type { Clock } from '../../util/clock.js';
+import type { Logger } from '../../util/log.js';
+import { QueueController } from '../util/base.js';
+import type { EventRecorder } from '../util/events.js';
+import { Expectations } from '../util/expectations.js';
+import { adoptPatch, getControllerOf, newControllerRef, releasePatch } from '../util/owner.js';
+import { isPodActive, isPodReady } from '../util/pod.js';
+import { selectorMatches } from '../util/selector.js';
+import { sameStatus } from '../util/status.js';
+import { clone, type PodObj, type ReplicaSetObj } from '../util/types.js';
+import { podFromTemplate } from './pod-template.js';
+import { podsToDelete } from './rank.js';
+import { calculateStatus } from './status.js';
+
+export const NAME = 'replicaset-controller';
+/** The event source kube-controller-manager uses for this controller. */
+export const COMPONENT = 'replicaset-controller';
+/** At most this many pods are created or deleted in one sync (BurstReplicas). */
+export const BURST_REPLICAS = 500;
+/** Pod creations start with this batch size and double (controller.SlowStartInitialBatchSize). */
+const SLOW_START_INITIAL_BATCH = 1;
+
+export interface ReplicaSetControllerOptions {
+  client: Client;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  recorder: EventRecorder;
+  workers?: number;
+}
+
+export class ReplicaSetController extends QueueController {
+  readonly name = NAME;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly rsInformer: Informer<ReplicaSetObj>;
+  private readonly podInformer: Informer<PodObj>;
+  readonly expectations: Expectations;
+
+  constructor(opts: ReplicaSetControllerOptions) {
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
+    this.client = opts.client;
+    this.recorder = opts.recorder;
+    this.expectations = new Expectations(opts.clock);
+    this.rsInformer = opts.informers.for<ReplicaSetObj>(R.replicasets);
+    this.podInformer = opts.informers.for<PodObj>(R.pods);
+    this.rsInformer.addHandler({
+      add: (rs) => this.queue.add(objectKey(rs)),
+      update: (_old, rs) => this.queue.add(objectKey(rs)),
+      delete: (rs) => {
+        this.expectations.delete(objectKey(rs));
+        this.queue.add(objectKey(rs));
+      },
+    });
+    this.podInformer.addHandler({
+      add: (p) => this.podAdded(p),
+      update: (o, p) => this.podUpdated(o, p),
+      delete: (p) => this.podDeleted(p),
+    });
+  }
+
+  protected informersToSync() {
+    return [this.rsInformer, this.podInformer];
+  }
+
+  // ---- event handlers: they only find the ReplicaSet key and enqueue it ----
+
+  private ownerKey(pod: PodObj): string | undefined {
+    const ref = getControllerOf(pod);
+    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    const key = `${pod.metadata.namespace}/${ref.name}`;
+    const rs = this.rsInformer.get(key);
+    return rs && rs.metadata.uid === ref.uid ? key : undefined;
+  }
+
+  /** ReplicaSets whose selector matches an orphan pod: one of them may adopt it. */
+  private matchingKeys(pod: PodObj): string[] {
+    return this.rsInformer.list(pod.metadata.namespace ?? '')
+      .filter((rs) => selectorMatches(rs.spec?.selector, pod.metadata.labels))
+      .map(objectKey);
+  }
+
+  private podAdded(pod: PodObj): void {
+    if (pod.metadata.deletionTimestamp) return this.podDeleted(pod);
+    const key = this.ownerKey(pod);
+    if (key) {
+      this.expectations.creationObserved(key);
+      this.queue.add(key);
+    } else if (!getControllerOf(pod)) {
+      for (const k of this.matchingKeys(pod)) this.queue.add(k);
+    }
+  }
+
+  private podUpdated(old: PodObj, pod: PodObj): void {
+    if (pod.metadata.deletionTimestamp) {
+      // A graceful deletion counts as observed now, so a replacement is created without waiting for the kubelet.
+      this.podDeleted(pod);
+      return;
+    }
+    const oldRef = getControllerOf(old), ref = getControllerOf(pod);
+    if (oldRef && oldRef.uid !== ref?.uid) {
+      const k = this.ownerKey(old);
+      if (k) this.queue.add(k);
+    }
+    const key = this.ownerKey(pod);
+    if (key) {
+      this.queue.add(key);
+      // Re-check once the pod has been ready for minReadySeconds, when it becomes available.
+      const rs = this.rsInformer.get(key);
+      const minReady = rs?.spec?.minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1);
+    } else if (!ref) {
+      for (const k of this.matchingKeys(pod)) this.queue.add(k);
+    }
+  }
+
+  private podDeleted(pod: PodObj): void {
+    const key = this.ownerKey(pod);
+    if (!key) return;
+    this.expectations.deletionObserved(key, objectKey(pod));
+    this.queue.add(key);
+  }
+
+  // ---- reconcile ----
+
+  async reconcile(key: string): Promise<void> {
+    const { namespace } = splitKey(key);
+    const cached = this.rsInformer.get(key);
+    if (!cached) {
+      this.expectations.delete(key);
+      return;
+    }
+    const rs = clone(cached);
+    const needsSync = this.expectations.satisfied(key) && !rs.metadata.deletionTimestamp;
+    const active = this.podInformer.list(namespace).filter(isPodActive);
+    const pods = await this.claimPods(rs, active);
+
+    let manageErr: unknown;
+    if (needsSync) {
+      try {
+        await this.manageReplicas(rs, key, pods);
+      } catch (err) {
+        manageErr = err;
+      }
+    }
+    await this.updateStatus(rs, pods);
+    if (manageErr) throw manageErr;
+  }
+
+  /**
+   * The pods this ReplicaSet owns after adopting matching orphans and releasing owned pods that no longer match
+   * (pkg/controller/controller_ref_manager.go ClaimPods).
+   */
+  private async claimPods(rs: ReplicaSetObj, pods: PodObj[]): Promise<PodObj[]> {
+    const owned: PodObj[] = [];
+    const uid = rs.metadata.uid;
+    const deleting = !!rs.metadata.deletionTimestamp;
+    for (const pod of pods) {
+      const ref = getControllerOf(pod);
+      const matches = selectorMatches(rs.spec?.selector, pod.metadata.labels);
+      if (ref) {
+        if (ref.uid !== uid) continue;
+        if (matches) owned.push(pod);
+        else if (!deleting) await this.patchPod(pod, releasePatch(pod, [uid!]));
+        continue;
+      }
+      if (!matches || deleting || pod.metadata.deletionTimestamp) continue;
+      if (await this.patchPod(pod, adoptPatch(pod, newControllerRef(rs, 'apps/v1', 'ReplicaSet')))) owned.push(pod);
+    }
+    return owned;
+  }
+
+  /** Applies an adopt/release patch; a pod that is gone (or was replaced) is skipped rather than retried. */
+  private async patchPod(pod: PodObj, patch: unknown[]): Promise<boolean> {
+    try {
+      await this.client.patch(R.pods, pod.metadata.namespace, pod.metadata.name!, 'json', patch);
+      return true;
+    } catch (err) {
+      if (isNotFound(err) || (err as { code?: number }).code === 422) return false;
+      throw err;
+    }
+  }
+
+  private async manageReplicas(rs: ReplicaSetObj, key: string, pods: PodObj[]): Promise<void> {
+    const want = rs.spec?.replicas ?? 1;
+    const diff = pods.length - want;
+    if (diff < 0) await this.createPods(rs, key, Math.min(-diff, BURST_REPLICAS));
+    else if (diff > 0) await this.deletePods(rs, key, pods, Math.min(diff, BURST_REPLICAS));
+  }
+
+  /** Creates pods in doubling batches so a failing create (quota, admission) stops early (slowStartBatch). */
+  private async createPods(rs: ReplicaSetObj, key: string, count: number): Promise<void> {
+    this.expectations.expectCreations(key, count);
+    const ns = rs.metadata.namespace!;
+    const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+    let remaining = count, batch = Math.min(count, SLOW_START_INITIAL_BATCH);
+    let firstErr: unknown;
+    while (batch > 0) {
+      const results = await Promise.allSettled(Array.from({ length: batch }, async () => {
+        const created = await this.client.create(R.pods, ns, podFromTemplate(rs.spec?.template, ns, rs.metadata.name!, ref));
+        this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      }));
+      for (const r of results) {
+        if (r.status === 'fulfilled') continue;
+        // The informer will never see this pod, so stop waiting for it.
+        this.expectations.creationObserved(key);
+        firstErr ??= r.reason;
+        this.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${errMessage(r.reason)}`);
+      }
+      remaining -= batch;
+      if (firstErr) {
+        for (let i = 0; i < remaining; i++) this.expectations.creationObserved(key);
+        throw firstErr;
+      }
+      batch = Math.min(2 * batch, remaining);
+    }
+  }
+
+  private async deletePods(rs: ReplicaSetObj, key: string, pods: PodObj[], count: number): Promise<void> {
+    const victims = podsToDelete(pods, this.relatedPods(rs), count, this.clock.now()) as PodObj[];
+    this.expectations.expectDeletions(key, victims.map(objectKey));
+    let firstErr: unknown;
+    await Promise.all(victims.map(async (pod) => {
+      try {
+        await this.client.delete(R.pods, pod.metadata.namespace, pod.metadata.name!);
+        this.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+      } catch (err) {
+        this.expectations.deletionObserved(key, objectKey(pod));
+        if (isNotFound(err)) return;
+        firstErr ??= err;
+        this.recorder.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
+      }
+    }));
+    if (firstErr) throw firstErr;
+  }
+
+  /** Active pods of every ReplicaSet with the same controller as `rs` (getIndirectlyRelatedPods). */
+  private relatedPods(rs: ReplicaSetObj): Pod[] {
+    const owner = getControllerOf(rs);
+    const siblings = owner
+      ? this.rsInformer.list(rs.metadata.namespace).filter((r) => getControllerOf(r)?.uid === owner.uid)
+      : [rs];
+    const uids = new Set(siblings.map((r) => r.metadata.uid));
+    return this.podInformer.list(rs.metadata.namespace).filter((p) => isPodActive(p) && uids.has(getControllerOf(p)?.uid));
+  }
+
+  private async updateStatus(rs: ReplicaSetObj, pods: PodObj[]): Promise<void> {
+    const status = calculateStatus(rs, pods, this.clock.now());
+    if (!sameStatus(rs.status, status)) {
+      const next: ReplicaSetObj = { ...clone(rs), status };
+      await this.client.update(R.replicasets, rs.metadata.namespace, next, { subresource: 'status' });
+    }
+    // Available counts lag readiness by minReadySeconds: look again when they should have caught up.
+    const minReady = rs.spec?.minReadySeconds ?? 0;
+    const replicas = status.replicas ?? 0;
+    if (minReady > 0 && (status.readyReplicas ?? 0) === replicas && (status.availableReplicas ?? 0) !== replicas) {
+      this.queue.addAfter(objectKey(rs), minReady * 1000);
+    }
+  }
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,43 @@
+// The controller skeleton every controller here shares (client-go sample-controller): handlers enqueue keys,
+// workers run reconcile(key), a throw re-queues the key with the work queue's backoff.
+
+import { runWorkers, WorkQueue } from '../../client/workqueue.js';
+import type { Clock } from '../../util/clock.js';
+import type { Logger } from '../../util/log.js';
+
+export interface Controller {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+export abstract class QueueController implements Controller {
+  abstract readonly name: string;
+  readonly queue: WorkQueue;
+  private running?: Promise<unknown>;
+
+  protected constructor(
+    protected readonly clock: Clock,
+    protected readonly logger: Logger,
+    private readonly workers: number,
+  ) {
+    this.queue = new WorkQueue({ clock, baseDelayMs: 5, maxDelayMs: 60_000 });
+  }
+
+  /** The informers whose caches must be filled before the first reconcile. */
+  protected abstract informersToSync(): { waitForSync(): Promise<void> }[];
+
+  /** Brings the world in line with the object named by `key`; throw to retry later. */
+  abstract reconcile(key: string): Promise<void>;
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    await Promise.all(this.informersToSync().map((i) => i.waitForSync()));
+    this.logger.info('starting controller', { controller: this.name, workers: this.workers });
+    this.running = runWorkers(this.queue, this.workers, (k) => this.reconcile(k), this.logger);
+  }
+
+  stop(): void {
+    this.queue.shutDown();
+  }
+}

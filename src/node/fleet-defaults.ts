@@ -1,0 +1,114 @@
+// Builders for Linux and Windows node profiles with realistic defaults, and the default five-node fleet.
+
+import { formatCidr, nthHost, nthSubnet, parseCidr } from '../network/ipam/cidr.js';
+import {
+  DEFAULT_CONTAINERD_VERSION, DEFAULT_DOCKER_VERSION, DEFAULT_KUBELET_VERSION, defaultEvictionHard, windowsKernelVersion,
+  type NodeProfile,
+} from './profile.js';
+
+/** Known Windows Server releases: build → product name and a recent UBR (docs "Windows containers in Kubernetes"). */
+export const WINDOWS_RELEASES: Record<string, { osImage: string; ubr: number }> = {
+  '10.0.17763': { osImage: 'Windows Server 2019 Datacenter', ubr: 6893 },
+  '10.0.20348': { osImage: 'Windows Server 2022 Datacenter', ubr: 3453 },
+  '10.0.26100': { osImage: 'Windows Server 2025 Datacenter', ubr: 3476 },
+};
+
+export interface Addressing {
+  /** Cluster pod CIDR (kube-controller-manager --cluster-cidr); default 10.244.0.0/16 (flannel's). */
+  clusterCIDR: string;
+  /** Per-node pod CIDR size (--node-cidr-mask-size); default 24. */
+  nodeCIDRMaskSize: number;
+  /** Network the node addresses come from; default 172.18.0.0/16 (kind's docker network), first node at .2. */
+  nodeNetwork: string;
+}
+
+export const DEFAULT_ADDRESSING: Addressing = { clusterCIDR: '10.244.0.0/16', nodeCIDRMaskSize: 24, nodeNetwork: '172.18.0.0/16' };
+
+/** Pod CIDR and internal IP of the i-th node: 10.244.<i>.0/24 and 172.18.0.<i+2> with the defaults. */
+export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING): { podCIDR: string; internalIP: string } {
+  return {
+    podCIDR: formatCidr(nthSubnet(parseCidr(a.clusterCIDR), a.nodeCIDRMaskSize, index)),
+    internalIP: nthHost(parseCidr(a.nodeNetwork), index + 2),
+  };
+}
+
+type Partial2<T> = { [K in keyof T]?: T[K] };
+
+export function linuxProfile(name: string, index: number, over: Partial2<NodeProfile> = {}): NodeProfile {
+  const runtime = over.containerRuntime ?? 'containerd';
+  return {
+    name,
+    os: 'linux',
+    arch: 'amd64',
+    osImage: 'Debian GNU/Linux 12 (bookworm)',
+    kernelVersion: '6.8.0-57-generic',
+    kubeletVersion: DEFAULT_KUBELET_VERSION,
+    containerRuntime: runtime,
+    containerRuntimeVersion: runtimeVersion(runtime),
+    isolation: 'process',
+    capacity: { cpu: '4', memory: '8148152Ki', pods: '110', 'ephemeral-storage': '102626232Ki' },
+    kubeReserved: {},
+    systemReserved: {},
+    evictionHard: defaultEvictionHard('linux'),
+    labels: {},
+    taints: [],
+    roles: [],
+    preloadedImages: ['registry.k8s.io/pause:3.10'],
+    ...addressesFor(index),
+    ...over,
+  };
+}
+
+export function windowsProfile(name: string, index: number, build: string, over: Partial2<NodeProfile> = {}): NodeProfile {
+  const release = WINDOWS_RELEASES[build];
+  if (!release) throw new Error(`unknown Windows build "${build}"; known: ${Object.keys(WINDOWS_RELEASES).join(', ')}`);
+  const runtime = over.containerRuntime ?? 'containerd';
+  const ubr = over.windowsUBR ?? release.ubr;
+  return {
+    name,
+    os: 'windows',
+    arch: 'amd64',
+    windowsBuild: build,
+    windowsUBR: ubr,
+    osImage: release.osImage,
+    kernelVersion: windowsKernelVersion(build, ubr),
+    kubeletVersion: DEFAULT_KUBELET_VERSION,
+    containerRuntime: runtime,
+    containerRuntimeVersion: runtimeVersion(runtime),
+    isolation: 'process',
+    capacity: { cpu: '4', memory: '16776756Ki', pods: '110', 'ephemeral-storage': '133703676Ki' },
+    // The Windows docs ask for at least 2 GiB of system-reserved memory on Windows nodes.
+    kubeReserved: { cpu: '100m', memory: '500Mi' },
+    systemReserved: { cpu: '500m', memory: '2Gi' },
+    evictionHard: defaultEvictionHard('windows'),
+    labels: {},
+    taints: [],
+    roles: [],
+    preloadedImages: ['registry.k8s.io/pause:3.10'],
+    ...addressesFor(index),
+    ...over,
+  };
+}
+
+export function runtimeVersion(runtime: 'containerd' | 'docker'): string {
+  return runtime === 'docker' ? `docker://${DEFAULT_DOCKER_VERSION}` : `containerd://${DEFAULT_CONTAINERD_VERSION}`;
+}
+
+/**
+ * The default fleet: names follow kind (`<cluster>-control-plane`, `<cluster>-worker`) and say the Windows release.
+ * Windows nodes carry no taint by default so the seed walkthrough (nodeSelector kubernetes.io/os: windows, no
+ * toleration; seed 000 "Getting Started") schedules as written.
+ */
+export function defaultFleet(): NodeProfile[] {
+  return [
+    linuxProfile('winkube-control-plane', 0, {
+      roles: ['control-plane'],
+      labels: { 'node.kubernetes.io/exclude-from-external-load-balancers': '' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+    }),
+    linuxProfile('winkube-worker', 1),
+    windowsProfile('winkube-win2019-1', 2, '10.0.17763'),
+    windowsProfile('winkube-win2019-2', 3, '10.0.17763'),
+    windowsProfile('winkube-win2022-1', 4, '10.0.20348'),
+  ];
+}

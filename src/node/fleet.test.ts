@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FleetError, parseFleet } from './fleet.js';
+
+test('parses YAML with count expansion and per-field overrides', () => {
+  const fleet = parseFleet(`
+apiVersion: winkube.io/v1alpha1
+kind: NodeFleet
+nodes:
+  - name: cp
+    roles: [control-plane]
+    taints: [{key: node-role.kubernetes.io/control-plane, effect: NoSchedule}]
+  - name: win
+    count: 3
+    os: windows
+    windowsBuild: 10.0.20348
+    capacity: {memory: 32Gi}
+    containerRuntime: docker
+`);
+  assert.deepEqual(fleet.map((p) => p.name), ['cp', 'win-1', 'win-2', 'win-3']);
+  assert.equal(fleet[3].podCIDR, '10.244.3.0/24');
+  assert.equal(fleet[3].internalIP, '172.18.0.5');
+  assert.equal(fleet[1].capacity.memory, '32Gi');
+  assert.equal(fleet[1].capacity.cpu, '4', 'unspecified capacity keeps the default');
+  assert.equal(fleet[1].osImage, 'Windows Server 2022 Datacenter');
+  assert.match(fleet[1].containerRuntimeVersion, /^docker:\/\//);
+});
+
+test('parses JSON too', () => {
+  const fleet = parseFleet(JSON.stringify({ nodes: [{ name: 'a' }, { name: 'b', os: 'windows', windowsBuild: '10.0.17763', windowsUBR: 1234 }] }));
+  assert.equal(fleet[1].kernelVersion, '10.0.17763.1234');
+});
+
+test('custom addressing', () => {
+  const fleet = parseFleet('addressing: {clusterCIDR: 10.0.0.0/8, nodeCIDRMaskSize: 24, nodeNetwork: 192.168.0.0/16}\nnodes: [{name: a, count: 2}]');
+  assert.deepEqual(fleet.map((p) => [p.podCIDR, p.internalIP]), [['10.0.0.0/24', '192.168.0.2'], ['10.0.1.0/24', '192.168.0.3']]);
+});
+
+const bad: { name: string; doc: string; want: RegExp }[] = [
+  { name: 'not yaml', doc: 'nodes: [', want: /<document>: Invalid value/ },
+  { name: 'no nodes', doc: 'kind: NodeFleet', want: /nodes: Required value/ },
+  { name: 'wrong kind', doc: 'kind: Fleet\nnodes: [{name: a}]', want: /kind: Unsupported value: "Fleet"/ },
+  { name: 'unknown top-level field', doc: 'nodez: []\nnodes: [{name: a}]', want: /nodez: Unsupported value/ },
+  { name: 'bad name', doc: 'nodes: [{name: Bad_Name}]', want: /nodes\[0\]\.name: Invalid value: "Bad_Name"/ },
+  { name: 'missing name', doc: 'nodes: [{os: linux}]', want: /nodes\[0\]\.name: Required value/ },
+  { name: 'bad os', doc: 'nodes: [{name: a, os: macos}]', want: /nodes\[0\]\.os: Unsupported value: "macos": supported values: "linux", "windows"/ },
+  { name: 'windows without build', doc: 'nodes: [{name: a, os: windows}]', want: /nodes\[0\]\.windowsBuild: Required value/ },
+  { name: 'unknown build', doc: 'nodes: [{name: a, os: windows, windowsBuild: 10.0.1}]', want: /nodes\[0\]\.windowsBuild: Unsupported value: "10.0.1"/ },
+  { name: 'build on linux', doc: 'nodes: [{name: a, windowsBuild: 10.0.17763}]', want: /nodes\[0\]\.windowsBuild: Forbidden/ },
+  { name: 'bad quantity', doc: 'nodes: [{name: a}, {name: b, capacity: {memory: lots}}]', want: /nodes\[1\]\.capacity\.memory: Invalid value: "lots"/ },
+  { name: 'bad eviction signal', doc: 'nodes: [{name: a, evictionHard: {pid.available: 10}}]', want: /nodes\[0\]\.evictionHard\.pid\.available: Unsupported value/ },
+  { name: 'bad eviction percentage', doc: 'nodes: [{name: a, evictionHard: {nodefs.available: 150%}}]', want: /nodes\[0\]\.evictionHard\.nodefs\.available: Invalid value: "150%"/ },
+  { name: 'bad taint effect', doc: 'nodes: [{name: a, taints: [{key: k, effect: Never}]}]', want: /nodes\[0\]\.taints\[0\]\.effect: Unsupported value: "Never"/ },
+  { name: 'numeric label value', doc: 'nodes: [{name: a, labels: {tier: 1}}]', want: /nodes\[0\]\.labels\.tier: Invalid value: 1/ },
+  { name: 'bad count', doc: 'nodes: [{name: a, count: 0}]', want: /nodes\[0\]\.count: Invalid value: 0/ },
+  { name: 'unknown node field', doc: 'nodes: [{name: a, cpu: 4}]', want: /nodes\[0\]\.cpu: Unsupported value/ },
+  { name: 'duplicate names', doc: 'nodes: [{name: a}, {name: a}]', want: /nodes\[name=a\]: Duplicate value: "a"/ },
+  { name: 'hyperv on linux', doc: 'nodes: [{name: a, isolation: hyperv}]', want: /nodes\[0\]\.isolation: Unsupported value: "hyperv"/ },
+  { name: 'podCIDR with count', doc: 'nodes: [{name: a, count: 2, podCIDR: 10.1.0.0/24}]', want: /nodes\[0\]\.podCIDR: Forbidden/ },
+  { name: 'bad cidr', doc: 'nodes: [{name: a, podCIDR: 10.1.0.1/24}]', want: /nodes\[0\]\.podCIDR: Invalid value: "10.1.0.1\/24": invalid CIDR/ },
+  { name: 'too many nodes for the cluster CIDR', doc: 'nodes: [{name: a, count: 300}]', want: /nodes\[0\]\.count: Invalid value: 300: subnet index 256 out of range/ },
+];
+
+for (const c of bad) {
+  test(`rejects: ${c.name}`, () => {
+    assert.throws(() => parseFleet(c.doc), (err: unknown) => {
+      assert.ok(err instanceof FleetError);
+      assert.match(err.message, c.want);
+      return true;
+    });
+  });
+}

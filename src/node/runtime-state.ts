@@ -1,0 +1,110 @@
+// The kubelet's in-memory view of one pod and its containers (what the CRI runtime would tell it). Stages read and
+// change this state; the API status is derived from it by pod-status.ts.
+
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { Backoff } from './backoff.js';
+import type { ContainerBehaviour } from './behaviour.js';
+
+export type PodState =
+  | 'admit'        // seen, not yet admitted
+  | 'rejected'     // admission failed: phase Failed with reason/message
+  | 'sandbox'      // admitted, sandbox (pause container + network) being created
+  | 'active'       // sandbox ready; containers progress on their own
+  | 'terminating'  // deletionTimestamp seen; containers being stopped
+  | 'finished';    // everything stopped; final status written, pod being deleted
+
+export type ContainerState =
+  | 'new'           // needs its image (first start or restart)
+  | 'pulling'       // Pulling event sent; waiting for the pull to finish
+  | 'pull-error'    // pull failed: waiting ErrImagePull (or InvalidImageName / ErrImageNeverPull)
+  | 'pull-backoff'  // waiting ImagePullBackOff until the back-off ends
+  | 'creating'      // image present; container being created
+  | 'create-error'  // CreateContainerError
+  | 'created'       // Created event sent; about to start
+  | 'running'
+  | 'exited'        // process ended; restart policy not yet applied
+  | 'crash-backoff' // waiting CrashLoopBackOff
+  | 'done'          // terminated for good (restart policy says no more)
+  | 'killing';      // stop signal sent during termination
+
+export interface Terminated {
+  exitCode: number;
+  reason: string;
+  message?: string;
+  startedAt: number;
+  finishedAt: number;
+  containerID: string;
+}
+
+export interface ContainerRuntime {
+  name: string;
+  image: string;
+  init: boolean;
+  state: ContainerState;
+  /** When the container entered `state` (clock ms); stage delays count from here. */
+  since: number;
+  behaviour: ContainerBehaviour;
+  /** Normalised image name and repo digest once the image is on the node. */
+  imageName?: string;
+  imageID?: string;
+  containerID?: string;
+  startedAt?: number;
+  ready: boolean;
+  terminated?: Terminated;
+  lastTerminated?: Terminated;
+  restartCount: number;
+  waiting?: { reason: string; message?: string };
+  pullDurationMs?: number;
+  pullBackoff: Backoff;
+  crashBackoff: Backoff;
+}
+
+export interface PodRuntime {
+  key: string;
+  uid: string;
+  pod: Pod;
+  state: PodState;
+  since: number;
+  startTime?: number;
+  podIP?: string;
+  sandboxID?: string;
+  sandboxReadyAt?: number;
+  /** Set for rejected pods (status.reason / status.message). */
+  reason?: string;
+  message?: string;
+  containers: ContainerRuntime[];
+  /** lastTransitionTime of each condition type, kept stable while its status does not change. */
+  conditionTimes: Record<string, { status: string; at: number }>;
+}
+
+export function newContainerRuntime(name: string, image: string, init: boolean, behaviour: ContainerBehaviour, now: number): ContainerRuntime {
+  return { name, image, init, state: 'new', since: now, behaviour, ready: false, restartCount: 0, pullBackoff: new Backoff(), crashBackoff: new Backoff() };
+}
+
+export function setState(c: ContainerRuntime, state: ContainerState, now: number): void {
+  c.state = state;
+  c.since = now;
+}
+
+/** True once every init container has completed successfully. */
+export function initDone(rec: PodRuntime): boolean {
+  return rec.containers.every((c) => !c.init || (c.state === 'done' && c.terminated?.exitCode === 0));
+}
+
+/**
+ * Whether a container may make progress now: init containers run one at a time in order, regular containers
+ * only after all init containers succeeded (pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions).
+ */
+export function eligible(rec: PodRuntime, c: ContainerRuntime): boolean {
+  if (!c.init) return initDone(rec);
+  for (const other of rec.containers) {
+    if (other === c) return true;
+    if (other.init && !(other.state === 'done' && other.terminated?.exitCode === 0)) return false;
+  }
+  return true;
+}
+
+/** `<name>_<namespace>(<uid>)`: how the kubelet names a pod in messages (kubecontainer.GetPodFullName + uid). */
+export function podFullName(pod: Pod): string {
+  return `${pod.metadata?.name}_${pod.metadata?.namespace}(${pod.metadata?.uid})`;
+}

@@ -1,0 +1,235 @@
+// The named actions stages refer to. Each changes the runtime state of one pod or container and records the
+// events the kubelet records at that point, with its wording for v1.33 (pkg/kubelet/events/event.go reasons).
+
+import { createHash } from 'node:crypto';
+import { goDuration } from '../go-duration.js';
+import { lookupImage } from '../images/catalogue.js';
+import { selectPlatform } from '../images/platform.js';
+import { decidePull, type PullPolicy } from '../images/pull.js';
+import { imageIdFor } from '../images/reference.js';
+import { IpamExhaustedError } from '../../network/ipam/host-local.js';
+import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
+import type { Action, ActionName, StageContext } from './types.js';
+
+/** A 64-hex container/sandbox id, unique per pod uid, container, attempt. */
+export function runtimeId(...parts: (string | number)[]): string {
+  return createHash('sha256').update(parts.join('/')).digest('hex');
+}
+
+function specOf(rec: PodRuntime, c: ContainerRuntime) {
+  const list = c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers;
+  return list?.find((s) => s.name === c.name);
+}
+
+const admit: Action = (ctx, rec) => {
+  const r = ctx.admit(rec);
+  const now = ctx.clock.now();
+  if (!r.admit) {
+    rec.state = 'rejected';
+    rec.since = now;
+    rec.reason = r.reason;
+    rec.message = r.message;
+    ctx.events.podEvent(rec, undefined, 'Warning', r.reason, r.message);
+    return;
+  }
+  rec.state = 'sandbox';
+  rec.since = now;
+  rec.startTime ??= now;
+};
+
+const createSandbox: Action = (ctx, rec) => {
+  const now = ctx.clock.now();
+  const sandboxID = runtimeId(rec.uid, 'sandbox');
+  if (rec.pod.spec?.hostNetwork) {
+    rec.podIP = ctx.profile.internalIP;
+  } else {
+    try {
+      rec.podIP = ctx.ipam.allocate(rec.uid);
+    } catch (err) {
+      if (!(err instanceof IpamExhaustedError)) throw err;
+      // Retried on the next sync, like the kubelet does; `since` restarts the sandbox delay.
+      rec.since = now;
+      ctx.events.podEvent(rec, undefined, 'Warning', 'FailedCreatePodSandBox',
+        `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandboxID}": plugin type="host-local" failed (add): ${err.message}`);
+      return;
+    }
+  }
+  rec.sandboxID = sandboxID;
+  rec.sandboxReadyAt = now;
+  rec.state = 'active';
+  rec.since = now;
+};
+
+const beginTermination: Action = (ctx, rec) => {
+  const now = ctx.clock.now();
+  rec.state = 'terminating';
+  rec.since = now;
+  for (const c of rec.containers) {
+    if (c.state === 'running' || c.state === 'created') {
+      ctx.events.podEvent(rec, c, 'Normal', 'Killing', `Stopping container ${c.name}`);
+      setState(c, 'killing', now);
+    } else if (c.state !== 'done' && c.state !== 'exited') {
+      // Never started (waiting): nothing to stop; it stays waiting in the final status.
+      c.waiting ??= { reason: 'ContainerCreating' };
+    }
+  }
+};
+
+const finishTermination: Action = (ctx, rec) => {
+  rec.state = 'finished';
+  rec.since = ctx.clock.now();
+  for (const c of rec.containers) c.ready = false;
+  ctx.finalize(rec);
+};
+
+const stopContainer: Action = (ctx, rec, c) => {
+  const now = ctx.clock.now();
+  const graceMs = gracePeriodMs(rec);
+  // A process that outlives the grace period is killed: 137 (SIGKILL) on Linux; Windows has no signal exit codes.
+  const killed = c!.behaviour.stopMs > graceMs;
+  const exitCode = killed ? (ctx.profile.os === 'windows' ? 1 : 137) : 0;
+  c!.terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
+  c!.ready = false;
+  c!.waiting = undefined;
+  setState(c!, 'done', now);
+};
+
+/** deletionGracePeriodSeconds (set by the API server from the delete request) or the spec's, default 30 s. */
+export function gracePeriodMs(rec: PodRuntime): number {
+  const s = rec.pod.metadata?.deletionGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
+  return Math.max(0, s) * 1000;
+}
+
+const beginPull: Action = (ctx, rec, c) => {
+  const now = ctx.clock.now();
+  const spec = specOf(rec, c!);
+  const d = decidePull(c!.image, spec?.imagePullPolicy as PullPolicy | undefined, {
+    profile: ctx.profile, present: ctx.images, bytesPerSecond: ctx.timings.pullBytesPerSecond, minPullMs: ctx.timings.minPullMs,
+  });
+  c!.waiting = { reason: 'ContainerCreating' };
+  if (d.kind === 'present') {
+    c!.imageName = d.image.name;
+    c!.imageID = imageIdFor(d.image.ref);
+    ctx.events.podEvent(rec, c, 'Normal', 'Pulled', d.event);
+    setState(c!, 'creating', now);
+  } else if (d.kind === 'pull') {
+    c!.imageName = d.image.name;
+    c!.imageID = imageIdFor(d.image.ref);
+    c!.pullDurationMs = c!.behaviour.pullDurationMs ?? d.durationMs;
+    ctx.events.podEvent(rec, c, 'Normal', 'Pulling', d.event);
+    setState(c!, 'pulling', now);
+  } else {
+    ctx.events.podEvent(rec, c, 'Warning', d.eventReason, d.event);
+    // kuberuntime_container.go startContainer: "Error: <reason>" follows the image manager's own event.
+    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${d.reason}`);
+    c!.waiting = { reason: d.reason, message: d.message };
+    if (d.reason === 'ErrImagePull') c!.pullBackoff.next(now);
+    setState(c!, 'pull-error', now);
+  }
+};
+
+const finishPull: Action = (ctx, rec, c) => {
+  const img = lookupImage(c!.image);
+  const took = goDuration(c!.pullDurationMs ?? 0);
+  ctx.events.podEvent(rec, c, 'Normal', 'Pulled', `Successfully pulled image "${c!.image}" in ${took} (${took} including waiting). Image size: ${img?.sizeBytes ?? 0} bytes.`);
+  if (c!.imageName) ctx.images.add(c!.imageName);
+  setState(c!, 'creating', ctx.clock.now());
+};
+
+const enterPullBackoff: Action = (ctx, rec, c) => {
+  const prev = c!.waiting?.message ?? '';
+  ctx.events.podEvent(rec, c, 'Normal', 'BackOff', `Back-off pulling image "${c!.image}"`);
+  ctx.events.podEvent(rec, c, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+  c!.waiting = { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c!.image}": ErrImagePull: ${prev}` };
+  setState(c!, 'pull-backoff', ctx.clock.now());
+};
+
+const retryPull: Action = (ctx, _rec, c) => setState(c!, 'new', ctx.clock.now());
+
+const createContainer: Action = (ctx, rec, c) => {
+  const now = ctx.clock.now();
+  // An image already on a Windows node but built for another OS version fails in HCS (windows-facts §3.5).
+  const img = lookupImage(c!.image);
+  if (ctx.profile.os === 'windows' && img && img.known && !selectPlatform(ctx.profile, ctx.profile.isolation, img.platforms)) {
+    const message = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c!.name}: The container operating system does not match the host operating system.: unknown`;
+    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${message}`);
+    c!.waiting = { reason: 'CreateContainerError', message };
+    setState(c!, 'create-error', now);
+    return;
+  }
+  c!.containerID = `containerd://${runtimeId(rec.uid, c!.name, c!.restartCount)}`;
+  if (ctx.profile.containerRuntime === 'docker') c!.containerID = c!.containerID.replace('containerd://', 'docker://');
+  ctx.events.podEvent(rec, c, 'Normal', 'Created', `Created container: ${c!.name}`);
+  setState(c!, 'created', now);
+};
+
+const startContainer: Action = (ctx, rec, c) => {
+  const now = ctx.clock.now();
+  ctx.events.podEvent(rec, c, 'Normal', 'Started', `Started container ${c!.name}`);
+  c!.startedAt = now;
+  c!.waiting = undefined;
+  c!.terminated = undefined;
+  c!.ready = false;
+  setState(c!, 'running', now);
+};
+
+const markReady: Action = (_ctx, _rec, c) => {
+  // Init containers never report ready (kubelet sets Ready only for regular containers).
+  if (!c!.init) c!.ready = true;
+};
+
+const exitContainer: Action = (ctx, _rec, c) => {
+  const now = ctx.clock.now();
+  const code = c!.behaviour.exitCode;
+  c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
+  c!.ready = false;
+  setState(c!, 'exited', now);
+};
+
+/** pkg/kubelet/kuberuntime/kuberuntime_manager.go: init containers restart on failure unless Never; others per policy. */
+export function shouldRestart(policy: string, init: boolean, exitCode: number): boolean {
+  if (init) return policy !== 'Never' && exitCode !== 0;
+  return policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
+}
+
+const applyRestartPolicy: Action = (ctx, rec, c) => {
+  const now = ctx.clock.now();
+  const policy = rec.pod.spec?.restartPolicy ?? 'Always';
+  const t = c!.terminated!;
+  if (!shouldRestart(policy, c!.init, t.exitCode)) {
+    setState(c!, 'done', now);
+    return;
+  }
+  // doBackOff: a failure outside the current back-off window restarts at once (and doubles the window);
+  // inside it the container waits in CrashLoopBackOff until finishedAt + back-off.
+  if (!c!.crashBackoff.isInBackOffSince(t.finishedAt, now)) {
+    c!.crashBackoff.next(t.finishedAt);
+    restart(c!, now);
+    return;
+  }
+  const ms = c!.crashBackoff.currentMs;
+  const msg = `back-off ${goDuration(ms)} restarting failed container=${c!.name} pod=${podFullName(rec.pod)}`;
+  ctx.events.podEvent(rec, c, 'Warning', 'BackOff', `Back-off restarting failed container ${c!.name} in pod ${podFullName(rec.pod)}`);
+  c!.waiting = { reason: 'CrashLoopBackOff', message: msg };
+  setState(c!, 'crash-backoff', now);
+};
+
+const restartContainer: Action = (ctx, _rec, c) => {
+  c!.crashBackoff.next(c!.terminated!.finishedAt);
+  restart(c!, ctx.clock.now());
+};
+
+function restart(c: ContainerRuntime, now: number): void {
+  c.lastTerminated = c.terminated;
+  c.terminated = undefined;
+  c.restartCount++;
+  c.waiting = { reason: 'ContainerCreating' };
+  setState(c, 'new', now);
+}
+
+export const ACTIONS: Record<ActionName, Action> = {
+  admit, createSandbox, beginTermination, finishTermination, stopContainer, beginPull, finishPull, enterPullBackoff,
+  retryPull, createContainer, startContainer, markReady, exitContainer, applyRestartPolicy, restartContainer,
+};
+
+export type { StageContext };

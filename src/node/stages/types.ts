@@ -1,0 +1,90 @@
+// Stage: one step of pod/container behaviour as data — a selector on the runtime state, a delay, and a named action
+// (kwok's Stage: selector, delay, next). The engine (engine.ts) is the only code that runs them.
+
+import type { Clock } from '../../util/clock.js';
+import type { ContainerRuntime, ContainerState, PodRuntime, PodState } from '../runtime-state.js';
+import type { NodeProfile } from '../profile.js';
+import type { HostLocalAllocator } from '../../network/ipam/host-local.js';
+
+/** Where a stage's delay comes from; all are measured from the moment the target entered its current state. */
+export type DelaySource =
+  | 'sandbox' | 'create' | 'start' | 'pullErrorResync'   // fixed emulation timings (StageTimings)
+  | 'pull'          // the container's pull duration
+  | 'exitAfter'     // the container's behaviour: process ends by itself
+  | 'readyAfter'    // readiness delay
+  | 'stop'          // time to exit after the stop signal, capped by the grace period
+  | 'pullBackoff'   // image pull back-off, counted from the failed pull
+  | 'crashBackoff'; // crash loop back-off, counted from the container's finishedAt
+
+export type Delay = { ms: number } | { from: DelaySource };
+
+export interface Selector {
+  pod?: PodState[];
+  container?: ContainerState[];
+  /** Match only pods with (true) or without (false) a deletionTimestamp. */
+  deleting?: boolean;
+  ready?: boolean;
+  /** Match only init (true) or only regular (false) containers. */
+  init?: boolean;
+  /** Container's waiting reason is one of these. */
+  waitingReason?: string[];
+  /** Container behaviour has an exit time. */
+  exits?: boolean;
+  /** Every container is stopped (none running, created or being killed). */
+  allStopped?: boolean;
+}
+
+export type ActionName =
+  | 'admit' | 'createSandbox' | 'beginTermination' | 'finishTermination'
+  | 'beginPull' | 'finishPull' | 'enterPullBackoff' | 'retryPull'
+  | 'createContainer' | 'startContainer' | 'markReady' | 'exitContainer'
+  | 'applyRestartPolicy' | 'restartContainer' | 'stopContainer';
+
+export interface Stage {
+  name: string;
+  target: 'pod' | 'container';
+  selector: Selector;
+  delay: Delay;
+  action: ActionName;
+}
+
+/** Fixed durations of runtime operations (milliseconds). */
+export interface StageTimings {
+  sandbox: number;
+  create: number;
+  start: number;
+  /** The pod worker's resync after an image pull error, when ErrImagePull turns into ImagePullBackOff. */
+  pullErrorResync: number;
+  /** Image download speed for the pull duration (bytes per second) and the shortest pull. */
+  pullBytesPerSecond: number;
+  minPullMs: number;
+}
+
+export const DEFAULT_TIMINGS: StageTimings = {
+  sandbox: 300, create: 100, start: 100, pullErrorResync: 1000, pullBytesPerSecond: 200_000_000, minPullMs: 300,
+};
+
+export type EventType = 'Normal' | 'Warning';
+
+/** Events about a pod, or about one of its containers (fieldPath spec.containers{name}). */
+export interface PodEventSink {
+  podEvent(pod: PodRuntime, container: ContainerRuntime | undefined, type: EventType, reason: string, message: string): void;
+}
+
+export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
+
+/** What actions may touch besides the runtime state. */
+export interface StageContext {
+  clock: Clock;
+  profile: NodeProfile;
+  /** Normalised names of the images on the node; pulls add to it. */
+  images: Set<string>;
+  ipam: HostLocalAllocator;
+  events: PodEventSink;
+  timings: StageTimings;
+  admit(rec: PodRuntime): AdmitResult;
+  /** Called once a terminating pod has stopped: write the final status, then delete the pod object. */
+  finalize(rec: PodRuntime): void;
+}
+
+export type Action = (ctx: StageContext, rec: PodRuntime, c: ContainerRuntime | undefined) => void;

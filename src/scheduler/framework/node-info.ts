@@ -1,0 +1,80 @@
+// NodeInfo: one node plus what is placed on it, kept up to date incrementally so a scheduling cycle only reads
+// (framework/types.go NodeInfo).
+
+import type { Node, Pod, Taint } from '../types.js';
+import { podKey } from '../types.js';
+import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
+import { addTo, emptyResource, podRequests, resourceFromList, type Resource } from './resource.js';
+
+/** A pod with the figures the plugins need, computed once when it enters the cache. */
+export interface PodInfo {
+  pod: Pod;
+  key: string;
+  requests: Resource;
+  nonZeroRequests: Resource;
+  hostPorts: HostPort[];
+}
+
+export function newPodInfo(pod: Pod): PodInfo {
+  return { pod, key: podKey(pod), requests: podRequests(pod), nonZeroRequests: podRequests(pod, true), hostPorts: podHostPorts(pod) };
+}
+
+export class NodeInfo {
+  node?: Node;
+  readonly pods = new Map<string, PodInfo>();
+  allocatable: Resource = emptyResource();
+  readonly requested: Resource = emptyResource();
+  /** Requests with kube's scoring defaults for containers that ask for no cpu/memory. */
+  readonly nonZeroRequested: Resource = emptyResource();
+  readonly usedPorts = new HostPortInfo();
+  /** Taints with effect NoSchedule or NoExecute: the only ones the filter looks at. */
+  hardTaints: Taint[] = [];
+  taints: Taint[] = [];
+  /** Normalized image names present on the node, with their sizes (for ImageLocality). */
+  images = new Map<string, number>();
+  /** Bumped on every change; lets callers notice a NodeInfo moved under them. */
+  generation = 0;
+
+  constructor(readonly name: string) {}
+
+  setNode(node: Node): void {
+    this.node = node;
+    this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
+    this.taints = node.spec?.taints ?? [];
+    this.hardTaints = this.taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+    this.generation++;
+  }
+
+  get labels(): Readonly<Record<string, string>> {
+    return this.node?.metadata.labels ?? {};
+  }
+
+  addPod(pi: PodInfo): void {
+    if (this.pods.has(pi.key)) this.removePod(pi.key);
+    this.pods.set(pi.key, pi);
+    addTo(this.requested, pi.requests);
+    addTo(this.nonZeroRequested, pi.nonZeroRequests);
+    for (const p of pi.hostPorts) this.usedPorts.add(p);
+    this.generation++;
+  }
+
+  /** A copy for what-if checks (preemption dry runs); pod infos are shared, they are never mutated. */
+  clone(): NodeInfo {
+    const c = new NodeInfo(this.name);
+    if (this.node) c.setNode(this.node);
+    for (const pi of this.pods.values()) c.addPod(pi);
+    c.images = this.images;
+    return c;
+  }
+
+  removePod(key: string): PodInfo | undefined {
+    const pi = this.pods.get(key);
+    if (!pi) return undefined;
+    this.pods.delete(key);
+    addTo(this.requested, pi.requests, -1);
+    addTo(this.nonZeroRequested, pi.nonZeroRequests, -1);
+    for (const p of pi.hostPorts) this.usedPorts.add(p, -1);
+    this.generation++;
+    return pi;
+  }
+}

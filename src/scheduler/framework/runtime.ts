@@ -1,0 +1,182 @@
+// Framework: instantiates a profile's plugins from the registry and runs them at each extension point, stamping the
+// plugin name on failures (framework/runtime/framework.go).
+
+import {
+  MAX_NODE_SCORE, type BindPlugin, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin,
+  type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin,
+  type ScorePlugin, type NodeScore,
+} from '../interfaces.js';
+import type { Pod } from '../types.js';
+import type { CycleState } from './cycle-state.js';
+import type { NodeInfo } from './node-info.js';
+import type { Registry } from './registry.js';
+import { Status } from './status.js';
+
+/** One enabled plugin; weight only matters for Score (0 or unset means 1, as in kube's config defaults). */
+export interface PluginEntry {
+  name: string;
+  weight?: number;
+}
+
+export interface FrameworkOptions {
+  registry: Registry;
+  plugins: readonly PluginEntry[];
+  pluginConfig?: Readonly<Record<string, unknown>>;
+  handle: Omit<Handle, 'runFilterPlugins'>;
+}
+
+const has = <K extends string>(p: Plugin, ...methods: K[]): boolean =>
+  methods.every((m) => typeof (p as unknown as Record<string, unknown>)[m] === 'function');
+
+export class Framework {
+  readonly handle: Handle;
+  queueSort?: QueueSortPlugin;
+  readonly preFilter: PreFilterPlugin[] = [];
+  readonly filter: FilterPlugin[] = [];
+  readonly postFilter: PostFilterPlugin[] = [];
+  readonly preScore: PreScorePlugin[] = [];
+  readonly score: { plugin: ScorePlugin; weight: number }[] = [];
+  readonly reserve: ReservePlugin[] = [];
+  readonly bind: BindPlugin[] = [];
+
+  constructor(opts: FrameworkOptions) {
+    this.handle = { ...opts.handle, runFilterPlugins: (s, p, n) => this.runFilterPlugins(s, p, n) };
+    const seen = new Set<string>();
+    for (const e of opts.plugins) {
+      if (seen.has(e.name)) throw new Error(`plugin ${e.name} is enabled more than once`);
+      seen.add(e.name);
+      const factory = opts.registry.get(e.name);
+      if (!factory) throw new Error(`plugin ${JSON.stringify(e.name)} does not exist`);
+      const p = factory(opts.pluginConfig?.[e.name], this.handle);
+      // MultiPoint: a plugin joins every extension point it implements (apis/config/v1/default_plugins.go).
+      if (has(p, 'less')) this.queueSort = p as QueueSortPlugin;
+      if (has(p, 'preFilter')) this.preFilter.push(p as PreFilterPlugin);
+      if (has(p, 'filter')) this.filter.push(p as FilterPlugin);
+      if (has(p, 'postFilter')) this.postFilter.push(p as PostFilterPlugin);
+      if (has(p, 'preScore')) this.preScore.push(p as PreScorePlugin);
+      if (has(p, 'score')) this.score.push({ plugin: p as ScorePlugin, weight: e.weight || 1 });
+      if (has(p, 'reserve', 'unreserve')) this.reserve.push(p as ReservePlugin);
+      if (has(p, 'bind')) this.bind.push(p as BindPlugin);
+    }
+  }
+
+  /** The first rejection wins; Skip marks the plugin's Filter as not needed this cycle. */
+  runPreFilterPlugins(state: CycleState, pod: Pod): Status {
+    for (const pl of this.preFilter) {
+      const s = guard(() => pl.preFilter(state, pod));
+      if (s.isSkip()) {
+        state.skipFilterPlugins.add(pl.name);
+        continue;
+      }
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  /** Runs filters in profile order and stops at the first that says no: each node has one failing plugin. */
+  runFilterPlugins(state: CycleState, pod: Pod, node: NodeInfo): Status {
+    const skip = state.skipFilterPlugins;
+    for (const pl of this.filter) {
+      if (skip.size && skip.has(pl.name)) continue;
+      const s = guard(() => pl.filter(state, pod, node));
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  /** Joins the reasons of every plugin that could not help, as RunPostFilterPlugins does. */
+  runPostFilterPlugins(state: CycleState, pod: Pod, statuses: ReadonlyMap<string, Status>): PostFilterResult {
+    const reasons: string[] = [];
+    let rejector = '';
+    let nominated: string | undefined;
+    for (const pl of this.postFilter) {
+      const r = guardResult(() => pl.postFilter(state, pod, statuses));
+      const s = r.status;
+      if (s.isSuccess()) return { status: s, nominatedNodeName: r.nominatedNodeName };
+      if (s.code === 'UnschedulableAndUnresolvable') return { status: s.withPlugin(pl.name) };
+      if (!s.isRejected()) return { status: s.withPlugin(pl.name) };
+      nominated ??= r.nominatedNodeName;
+      reasons.push(...s.reasons);
+      rejector ||= pl.name;
+    }
+    return { status: new Status('Unschedulable', reasons, rejector), nominatedNodeName: nominated };
+  }
+
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
+    for (const pl of this.preScore) {
+      const s = guard(() => pl.preScore(state, pod, nodes));
+      if (s.isSkip()) {
+        state.skipScorePlugins.add(pl.name);
+        continue;
+      }
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  /** Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): number[] {
+    const totals = new Array<number>(nodes.length).fill(0);
+    for (const { plugin, weight } of this.score) {
+      if (state.skipScorePlugins.has(plugin.name)) continue;
+      const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: plugin.score(state, pod, n) }));
+      if (plugin.normalizeScore) {
+        const s = plugin.normalizeScore(state, pod, scores);
+        if (!s.isSuccess()) throw new Error(`running Normalize on Score plugins: plugin ${JSON.stringify(plugin.name)} failed with: ${s.message()}`);
+      }
+      for (let i = 0; i < scores.length; i++) {
+        const v = scores[i]!.score;
+        if (v < 0 || v > MAX_NODE_SCORE) {
+          throw new Error(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
+        }
+        totals[i]! += v * weight;
+      }
+    }
+    return totals;
+  }
+
+  runReservePlugins(state: CycleState, pod: Pod, nodeName: string): Status {
+    for (const pl of this.reserve) {
+      const s = guard(() => pl.reserve(state, pod, nodeName));
+      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    }
+    return Status.SUCCESS;
+  }
+
+  /** Undoes reservations in reverse order (RunReservePluginsUnreserve). */
+  runUnreservePlugins(state: CycleState, pod: Pod, nodeName: string): void {
+    for (let i = this.reserve.length - 1; i >= 0; i--) this.reserve[i]!.unreserve(state, pod, nodeName);
+  }
+
+  /** The first binder that does not Skip decides. */
+  async runBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status> {
+    for (const pl of this.bind) {
+      let s: Status;
+      try {
+        s = await pl.bind(state, pod, nodeName);
+      } catch (err) {
+        s = Status.error(err);
+      }
+      if (s.isSkip()) continue;
+      return s.withPlugin(pl.name);
+    }
+    return new Status('Error', ['no bind plugin accepted the pod']);
+  }
+}
+
+/** An exception from a plugin is unexpected: it becomes an Error status rather than escaping the cycle. */
+function guard(fn: () => Status): Status {
+  try {
+    return fn();
+  } catch (err) {
+    return Status.error(err);
+  }
+}
+
+function guardResult(fn: () => PostFilterResult): PostFilterResult {
+  try {
+    return fn();
+  } catch (err) {
+    return { status: Status.error(err) };
+  }
+}

@@ -1,0 +1,16 @@
+// Plugin names as kube-scheduler spells them (pkg/scheduler/framework/plugins/names/names.go).
+
+export const names = {
+  PrioritySort: 'PrioritySort',
+  NodeUnschedulable: 'NodeUnschedulable',
+  NodeName: 'NodeName',
+  TaintToleration: 'TaintToleration',
+  NodeAffinity: 'NodeAffinity',
+  NodePorts: 'NodePorts',
+  NodeResourcesFit: 'NodeResourcesFit',
+  DynamicResources: 'DynamicResources',
+  DefaultPreemption: 'DefaultPreemption',
+  NodeResourcesBalancedAllocation: 'NodeResourcesBalancedAllocation',
+  ImageLocality: 'ImageLocality',
+  DefaultBinder: 'DefaultBinder',
+} as const;

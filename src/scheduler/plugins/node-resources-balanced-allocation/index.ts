@@ -1,0 +1,36 @@
+// NodeResourcesBalancedAllocation: prefers nodes whose cpu and memory would be used in similar proportions
+// (plugins/noderesources/balanced_allocation.go).
+
+import type { CycleState } from '../../framework/cycle-state.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { podRequests, type Resource } from '../../framework/resource.js';
+import { Status } from '../../framework/status.js';
+import type { PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import type { Pod } from '../../types.js';
+import { allocatableAndRequested, balancedAllocation, DEFAULT_RESOURCES, type ResourceSpec } from '../node-resources-fit/scoring.js';
+
+export const NAME = 'NodeResourcesBalancedAllocation';
+const PRE_SCORE_KEY = `PreScore${NAME}`;
+
+export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
+  readonly name = NAME;
+  constructor(private readonly resources: readonly ResourceSpec[] = DEFAULT_RESOURCES) {}
+
+  /** A best-effort pod changes no balance, so the plugin skips it. */
+  preScore(state: CycleState, pod: Pod): Status {
+    const req = podRequests(pod);
+    if (this.resources.every(({ name }) => (name === 'cpu' ? req.milliCPU : name === 'memory' ? req.memory : req.scalar.get(name) ?? 0) === 0)) {
+      return Status.SKIP;
+    }
+    state.write(PRE_SCORE_KEY, req);
+    return Status.SUCCESS;
+  }
+
+  score(state: CycleState, _pod: Pod, node: NodeInfo): number {
+    const [alloc, req] = allocatableAndRequested(node, state.read<Resource>(PRE_SCORE_KEY), this.resources, true);
+    return balancedAllocation(alloc, req);
+  }
+}
+
+export const create = (args: unknown): BalancedAllocation =>
+  new BalancedAllocation((args as { resources?: ResourceSpec[] } | undefined)?.resources);

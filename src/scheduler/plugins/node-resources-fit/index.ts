@@ -1,0 +1,59 @@
+// NodeResourcesFit: the pod's requests must fit in allocatable minus what pods on the node already request; scores
+// by the configured strategy, LeastAllocated by default (plugins/noderesources/fit.go).
+
+import type { CycleState } from '../../framework/cycle-state.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { podRequests, type Resource } from '../../framework/resource.js';
+import { Status } from '../../framework/status.js';
+import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import type { Pod } from '../../types.js';
+import { fitsRequest } from './fit.js';
+import { allocatableAndRequested, DEFAULT_RESOURCES, leastAllocated, mostAllocated, type ResourceSpec } from './scoring.js';
+
+export const NAME = 'NodeResourcesFit';
+const PRE_FILTER_KEY = `PreFilter${NAME}`;
+const PRE_SCORE_KEY = `PreScore${NAME}`;
+
+export interface NodeResourcesFitArgs {
+  ignoredResources?: string[];
+  scoringStrategy?: { type?: 'LeastAllocated' | 'MostAllocated'; resources?: ResourceSpec[] };
+}
+
+export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+  readonly name = NAME;
+  private readonly ignored: Set<string>;
+  private readonly resources: readonly ResourceSpec[];
+  private readonly scorer: typeof leastAllocated;
+
+  constructor(args: NodeResourcesFitArgs = {}) {
+    this.ignored = new Set(args.ignoredResources ?? []);
+    this.resources = args.scoringStrategy?.resources ?? DEFAULT_RESOURCES;
+    const type = args.scoringStrategy?.type ?? 'LeastAllocated';
+    if (type !== 'LeastAllocated' && type !== 'MostAllocated') throw new Error(`scoring strategy ${String(type)} is not supported`);
+    this.scorer = type === 'MostAllocated' ? mostAllocated : leastAllocated;
+  }
+
+  preFilter(state: CycleState, pod: Pod): Status {
+    state.write(PRE_FILTER_KEY, podRequests(pod));
+    return Status.SUCCESS;
+  }
+
+  filter(state: CycleState, pod: Pod, node: NodeInfo): Status {
+    const req = state.has(PRE_FILTER_KEY) ? state.read<Resource>(PRE_FILTER_KEY) : podRequests(pod);
+    const insufficient = fitsRequest(req, node, this.ignored);
+    if (insufficient.length === 0) return Status.SUCCESS;
+    return Status.unschedulable(...insufficient.map((r) => r.reason));
+  }
+
+  preScore(state: CycleState, pod: Pod): Status {
+    state.write(PRE_SCORE_KEY, podRequests(pod, true));
+    return Status.SUCCESS;
+  }
+
+  score(state: CycleState, _pod: Pod, node: NodeInfo): number {
+    const [alloc, req] = allocatableAndRequested(node, state.read<Resource>(PRE_SCORE_KEY), this.resources, false);
+    return this.scorer(alloc, req, this.resources);
+  }
+}
+
+export const create = (args: unknown): NodeResourcesFit => new NodeResourcesFit((args ?? {}) as NodeResourcesFitArgs);

@@ -1,0 +1,63 @@
+// TaintToleration: filters out nodes with a NoSchedule/NoExecute taint the pod does not tolerate, and prefers nodes
+// with fewer untolerated PreferNoSchedule taints (plugins/tainttoleration/taint_toleration.go).
+
+import type { CycleState } from '../../framework/cycle-state.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { Status } from '../../framework/status.js';
+import type { FilterPlugin, Handle, NodeScore, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import type { Pod, Taint, Toleration } from '../../types.js';
+import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../util/tolerations.js';
+import { atLeast, type KubeVersion } from '../../util/version.js';
+import { defaultNormalizeScore, MAX_NODE_SCORE } from '../helper/normalize-score.js';
+
+export const NAME = 'TaintToleration';
+const PRE_SCORE_KEY = `PreScore${NAME}`;
+
+/**
+ * The filter's reason text, which changed twice:
+ * - before 1.25: `node(s) had taint {k: v}, that the pod didn't tolerate`;
+ * - 1.25 (kubernetes#109119): `node(s) had untolerated taint {k: v}`;
+ * - 1.35, back-ported to 1.34.3 (kubernetes#134740, #135023): `node(s) had untolerated taint(s)`, because taint
+ *   keys and values may be sensitive.
+ */
+export function untoleratedTaintReason(v: KubeVersion, taint: Taint): string {
+  if (atLeast(v, 1, 35) || (v.major === 1 && v.minor === 34 && v.patch >= 3)) return 'node(s) had untolerated taint(s)';
+  if (atLeast(v, 1, 25)) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  return `node(s) had taint {${taint.key}: ${taint.value ?? ''}}, that the pod didn't tolerate`;
+}
+
+const hard = (): boolean => true;
+
+export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin {
+  readonly name = NAME;
+  constructor(private readonly handle: Pick<Handle, 'kubernetesVersion' | 'logger'>) {}
+
+  filter(_s: CycleState, pod: Pod, node: NodeInfo): Status {
+    if (node.hardTaints.length === 0) return Status.SUCCESS;
+    const taint = findMatchingUntoleratedTaint(node.hardTaints, pod.spec?.tolerations, hard);
+    if (!taint) return Status.SUCCESS;
+    return Status.unresolvable(untoleratedTaintReason(this.handle.kubernetesVersion, taint));
+  }
+
+  /** Only tolerations that can match PreferNoSchedule (that effect or none) matter for scoring. */
+  preScore(state: CycleState, pod: Pod): Status {
+    const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+    state.write(PRE_SCORE_KEY, tolerations);
+    return Status.SUCCESS;
+  }
+
+  /** The raw score counts untolerated PreferNoSchedule taints; normalisation reverses it. */
+  score(state: CycleState, _pod: Pod, node: NodeInfo): number {
+    const tolerations = state.read<Toleration[]>(PRE_SCORE_KEY);
+    let n = 0;
+    for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
+    return n;
+  }
+
+  normalizeScore(_s: CycleState, _p: Pod, scores: NodeScore[]): Status {
+    defaultNormalizeScore(MAX_NODE_SCORE, true, scores);
+    return Status.SUCCESS;
+  }
+}
+
+export const create = (_args: unknown, handle: Handle): TaintToleration => new TaintToleration(handle);

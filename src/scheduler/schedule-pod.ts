@@ -1,0 +1,103 @@
+// One scheduling decision, synchronously: PreFilter, Filter over (a sample of) the nodes, PreScore/Score over the
+// feasible ones, and the pick (pkg/scheduler/schedule_one.go schedulePod, findNodesThatFitPod, selectHost).
+
+import type { Cache } from './cache/cache.js';
+import { CycleState } from './framework/cycle-state.js';
+import { FitError, newDiagnosis } from './framework/fit-error.js';
+import type { NodeInfo } from './framework/node-info.js';
+import type { Framework } from './framework/runtime.js';
+import type { Pod } from './types.js';
+
+export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
+
+// kube's minFeasibleNodesToFind / minFeasibleNodesPercentageToFind / basePercentageOfNodesToScore.
+const MIN_FEASIBLE_NODES = 100;
+const MIN_FEASIBLE_PERCENTAGE = 5;
+const BASE_PERCENTAGE = 50;
+
+/**
+ * How many feasible nodes to look for before scoring. Below 100 nodes, all of them; otherwise the configured
+ * percentage or, when 0, 50% minus 1% per 125 nodes (at least 5%) — 10% (500 nodes) at 5,000 nodes.
+ */
+export function numFeasibleNodesToFind(percentage: number, numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES) return numAllNodes;
+  let pct = percentage;
+  if (pct <= 0) pct = Math.max(MIN_FEASIBLE_PERCENTAGE, BASE_PERCENTAGE - Math.trunc(numAllNodes / 125));
+  const n = Math.trunc((numAllNodes * pct) / 100);
+  return n < MIN_FEASIBLE_NODES ? MIN_FEASIBLE_NODES : n;
+}
+
+export interface ScheduleResult {
+  state: CycleState;
+  suggestedHost: string;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+}
+
+export interface PodScheduler {
+  framework: Framework;
+  cache: Cache;
+  percentageOfNodesToScore: number;
+  rng: () => number;
+  /** Filtering starts where the previous attempt stopped, so sampling spreads over the fleet. */
+  nextStartNodeIndex: number;
+}
+
+/** Returns the chosen node, or throws FitError (no node fits) or another Error (something broke). */
+export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState()): ScheduleResult {
+  const nodes = s.cache.list();
+  if (nodes.length === 0) throw new Error(ERR_NO_NODES_AVAILABLE);
+  const diagnosis = newDiagnosis();
+  const pre = s.framework.runPreFilterPlugins(state, pod);
+  if (!pre.isSuccess()) {
+    if (!pre.isRejected()) throw pre.cause instanceof Error ? pre.cause : new Error(`running PreFilter plugin ${JSON.stringify(pre.plugin)}: ${pre.message()}`);
+    // A PreFilter rejection applies to every node.
+    for (const n of nodes) diagnosis.nodeToStatus.set(n.name, pre);
+    diagnosis.preFilterMsg = pre.message();
+    diagnosis.unschedulablePlugins.add(pre.plugin);
+    throw new FitError(nodes.length, diagnosis);
+  }
+
+  const want = numFeasibleNodesToFind(s.percentageOfNodesToScore, nodes.length);
+  const feasible: NodeInfo[] = [];
+  const start = s.nextStartNodeIndex % nodes.length;
+  let processed = 0;
+  for (; processed < nodes.length && feasible.length < want; processed++) {
+    const ni = nodes[(start + processed) % nodes.length]!;
+    const st = s.framework.runFilterPlugins(state, pod, ni);
+    if (st.isSuccess()) {
+      feasible.push(ni);
+    } else if (st.isRejected()) {
+      diagnosis.nodeToStatus.set(ni.name, st);
+      diagnosis.unschedulablePlugins.add(st.plugin);
+    } else {
+      throw st.cause instanceof Error ? st.cause : new Error(`running ${JSON.stringify(st.plugin)} filter plugin: ${st.message()}`);
+    }
+  }
+  s.nextStartNodeIndex = (start + processed) % nodes.length;
+
+  if (feasible.length === 0) throw new FitError(nodes.length, diagnosis);
+  if (feasible.length === 1) return { state, suggestedHost: feasible[0]!.name, evaluatedNodes: processed, feasibleNodes: 1 };
+
+  const ps = s.framework.runPreScorePlugins(state, pod, feasible);
+  if (!ps.isSuccess()) throw new Error(`running PreScore plugin ${JSON.stringify(ps.plugin)}: ${ps.message()}`);
+  const totals = s.framework.runScorePlugins(state, pod, feasible);
+  return { state, suggestedHost: selectHost(feasible, totals, s.rng), evaluatedNodes: processed, feasibleNodes: feasible.length };
+}
+
+/** The highest total wins; ties are broken uniformly at random by reservoir sampling, as kube's selectHost does. */
+export function selectHost(nodes: readonly NodeInfo[], totals: readonly number[], rng: () => number): string {
+  let best = 0, max = totals[0]!, ties = 1;
+  for (let i = 1; i < totals.length; i++) {
+    const t = totals[i]!;
+    if (t > max) {
+      max = t;
+      best = i;
+      ties = 1;
+    } else if (t === max) {
+      ties++;
+      if (Math.floor(rng() * ties) === 0) best = i;
+    }
+  }
+  return nodes[best]!.name;
+}

@@ -1,0 +1,226 @@
+// The embedded Store: etcd's revisioned key-value model on one sqlite file (better-sqlite3, WAL).
+
+import Database from 'better-sqlite3';
+import { EventPump, type Subscriber } from '../event-pump.js';
+import { inPrefix, prefixEnd } from '../key-range.js';
+import { StoreError, type KeyValue, type ListOptions, type ListResult, type Store, type StoreEvent, type WatchHandle } from '../interfaces.js';
+import { createLogger, type Logger } from '../../util/log.js';
+import type { WatchProgress } from '../watch-progress.js';
+import { prepareDatabase, type OpenOptions } from './schema.js';
+import { prepareStatements, type EventRow, type Statements } from './statements.js';
+
+export interface SqliteStoreOptions extends OpenOptions {
+  /** A file path, or ':memory:' for a throwaway store. */
+  path: string;
+  /**
+   * How many log rows (revisions) to keep for watch replay; older ones are compacted away in batches
+   * so the file does not grow forever. `false` keeps everything until compact() is called.
+   * Default 10,000 (kube-apiserver compacts etcd every 5 minutes; this is the count-based analogue).
+   */
+  keepEvents?: number | false;
+  logger?: Logger;
+  /** How long to wait for another connection's lock before giving up (better-sqlite3 `timeout`). Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+interface StoreWatcher extends Subscriber<StoreEvent> {
+  prefix: string;
+  /** Only events with a revision above this are delivered. */
+  after: number;
+}
+
+/**
+ * All work is synchronous inside (better-sqlite3); the async signatures exist for the etcd backend.
+ * Watch delivery is synchronous too: every watcher has been handed a write's event before the write's
+ * promise settles, which the API server relies on for read-your-writes through its watch cache.
+ * One process owns a file (exclusive lock by default): the revision counter lives in this object.
+ */
+export class SqliteStore implements Store, WatchProgress {
+  private readonly db: Database.Database;
+  private readonly st: Statements;
+  private readonly log: Logger;
+  private readonly keep: number | false;
+  private rev: number;
+  private compacted: number;
+  private closed = false;
+  private readonly watchers = new Set<StoreWatcher>();
+  private readonly pump: EventPump<StoreEvent>;
+
+  constructor(opts: SqliteStoreOptions) {
+    this.log = opts.logger ?? createLogger({ component: 'storage/sqlite' });
+    this.keep = opts.keepEvents === undefined ? 10_000 : opts.keepEvents;
+    if (this.keep !== false && !(Number.isInteger(this.keep) && this.keep >= 0)) {
+      throw new RangeError(`sqlite store: keepEvents must be a non-negative integer or false, got ${this.keep}`);
+    }
+    this.db = new Database(opts.path, { timeout: opts.busyTimeoutMs ?? 5000 });
+    try {
+      const counters = prepareDatabase(this.db, opts);
+      this.rev = counters.revision;
+      this.compacted = counters.compacted;
+      this.st = prepareStatements(this.db);
+    } catch (err) {
+      this.db.close();
+      if (err instanceof Database.SqliteError && err.code === 'SQLITE_BUSY') {
+        throw new StoreError('Unavailable', `sqlite store ${opts.path} is in use by another connection (${err.message})`);
+      }
+      throw err;
+    }
+    this.pump = new EventPump((err) => this.log.error('watch callback threw', { error: String(err) }));
+  }
+
+  async revision(): Promise<number> {
+    this.assertOpen();
+    return this.rev;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.assertOpen();
+    return this.compacted;
+  }
+
+  /** Watch delivery is synchronous, so every event up to the current revision has been delivered. */
+  async watchProgress(): Promise<number> {
+    this.assertOpen();
+    return this.rev;
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    this.assertOpen();
+    return this.guard(() => this.st.get.get(key));
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const limit = opts.limit !== undefined && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+    const end = prefixEnd(prefix);
+    // Start strictly after afterKey when it is inside (or past) the range, else at the prefix itself.
+    const after = opts.afterKey !== undefined && opts.afterKey >= prefix ? opts.afterKey : undefined;
+    const lower = after ?? prefix;
+    const fetch = limit > 0 ? limit + 1 : -1; // one extra row tells us whether there is more
+    const rows = this.guard(() => {
+      if (end === undefined) return (after === undefined ? this.st.listFrom : this.st.listAfter).all(lower, fetch);
+      return (after === undefined ? this.st.listFromTo : this.st.listAfterTo).all(lower, end, fetch);
+    });
+    const more = limit > 0 && rows.length > limit;
+    if (more) rows.length = limit;
+    return { items: rows, revision: this.rev, more };
+  }
+
+  async create(key: string, value: string): Promise<KeyValue> {
+    this.assertOpen();
+    if (key === '') throw new RangeError('sqlite store: empty key');
+    const rev = this.rev + 1;
+    const inserted = this.guard(() => this.st.createTx(key, value, rev));
+    if (!inserted) throw new StoreError('KeyExists', `key already exists: ${key}`);
+    this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false });
+    return { key, value, createRevision: rev, modRevision: rev };
+  }
+
+  async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
+    this.assertOpen();
+    const rev = this.rev + 1;
+    const prev = this.guard(() => this.st.updateTx(key, value, rev, expectedModRevision));
+    this.committed(rev, { key, value, created: prev.createRevision, prev, deleted: false });
+    return { key, value, createRevision: prev.createRevision, modRevision: rev };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<{ deleted: KeyValue; revision: number }> {
+    this.assertOpen();
+    const rev = this.rev + 1;
+    const prev = this.guard(() => this.st.deleteTx(key, rev, expectedModRevision));
+    this.committed(rev, { key, value: prev.value, created: prev.createRevision, prev, deleted: true });
+    return { deleted: { ...prev }, revision: rev };
+  }
+
+  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle> {
+    this.assertOpen();
+    if (afterRevision < this.compacted) {
+      throw new StoreError('Compacted', `too old resource version: ${afterRevision} (${this.compacted})`);
+    }
+    const sub: StoreWatcher = { active: true, prefix, after: afterRevision, deliver: onEvent };
+    const end = prefixEnd(prefix);
+    // Replay and registration happen in one synchronous step, so no write can fall between them.
+    const rows = this.guard(() => this.st.replay.all(afterRevision, prefix, end ?? null, end ?? null));
+    for (const row of rows) this.pump.enqueue(sub, eventFromRow(row));
+    this.watchers.add(sub);
+    this.pump.run();
+    return {
+      stop: () => {
+        sub.active = false;
+        this.watchers.delete(sub);
+      },
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.assertOpen();
+    this.compactSync(revision);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.watchers) w.active = false;
+    this.watchers.clear();
+    this.db.close();
+  }
+
+  private compactSync(revision: number): void {
+    if (revision > this.rev) {
+      throw new RangeError(`cannot compact to revision ${revision}: the store is at ${this.rev}`);
+    }
+    if (revision <= this.compacted) return;
+    this.guard(() => this.st.compactTx(revision, this.rev));
+    this.compacted = revision;
+  }
+
+  /** Bookkeeping after a write commits: the counter, the event fan-out, and count-based compaction. */
+  private committed(rev: number, w: { key: string; value: string; created: number; prev: KeyValue | undefined; deleted: boolean }): void {
+    this.rev = rev;
+    if (this.watchers.size > 0) {
+      const ev: StoreEvent = {
+        type: w.deleted ? 'delete' : 'put',
+        key: w.key,
+        revision: rev,
+        kv: Object.freeze({ key: w.key, value: w.value, createRevision: w.created, modRevision: rev }),
+      };
+      if (w.prev) ev.prev = Object.freeze({ ...w.prev });
+      Object.freeze(ev); // one object goes to every watcher, so none may change it for the others
+      for (const sub of this.watchers) {
+        if (rev > sub.after && inPrefix(w.key, sub.prefix)) this.pump.enqueue(sub, ev);
+      }
+      this.pump.run();
+    }
+    if (this.keep !== false) {
+      // Compact in batches of a tenth of the window so the DELETE runs once per many writes.
+      const slack = Math.max(1, Math.floor(this.keep / 10));
+      if (rev - this.compacted >= this.keep + slack) this.compactSync(rev - this.keep);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError('Unavailable', 'sqlite store is closed');
+  }
+
+  /** sqlite failures (disk full, I/O) become Unavailable; our own StoreErrors pass through. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof Database.SqliteError) throw new StoreError('Unavailable', `sqlite: ${err.message}`);
+      throw err;
+    }
+  }
+}
+
+/** Rebuilds a StoreEvent from a log row; a delete row keeps the deleted value in prev_value. */
+function eventFromRow(r: EventRow): StoreEvent {
+  const deleted = r.value === null;
+  const value = deleted ? r.prev_value! : r.value!;
+  const kv: KeyValue = Object.freeze({ key: r.key, value, createRevision: r.create_rev, modRevision: r.rev });
+  const ev: StoreEvent = { type: deleted ? 'delete' : 'put', key: r.key, revision: r.rev, kv };
+  if (r.prev_value !== null) {
+    ev.prev = Object.freeze({ key: r.key, value: r.prev_value, createRevision: r.create_rev, modRevision: r.prev_mod_rev! });
+  }
+  return Object.freeze(ev);
+}
