@@ -2,6 +2,7 @@
 // `<plural>` (core group) or `<group>/<plural>`, so behaviour lives beside its resource family.
 
 import type { ResourceDecl, ScaleDecl, Strategy, TableDef } from './interfaces.js';
+import { eventsV1Codec } from './conversions/events.js';
 import { formatLabelSelector } from './labels.js';
 import type { KubeObject } from './types.js';
 
@@ -53,7 +54,7 @@ const DECLS: Decl[] = [
   },
   {
     group: 'events.k8s.io', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'],
-    definition: 'io.k8s.api.events.v1.Event',
+    definition: 'io.k8s.api.events.v1.Event', storedAs: { group: '', plural: 'events', codec: eventsV1Codec },
   },
   {
     group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true,

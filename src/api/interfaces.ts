@@ -80,4 +80,15 @@ export interface ResourceDecl {
   table?: TableDef;
   /** OpenAPI definition name of the kind, e.g. io.k8s.api.apps.v1.Deployment. */
   definition?: string;
+  /**
+   * Stored as another resource (same keys, one watch cache) through a conversion, as events.k8s.io/v1 Events are
+   * stored as core/v1 Events.
+   */
+  storedAs?: { group: string; plural: string; codec: Codec };
+}
+
+/** Converts between a resource's API shape and the shape it is stored in. */
+export interface Codec {
+  fromStorage(obj: KubeObject): KubeObject;
+  toStorage(obj: KubeObject): KubeObject;
 }

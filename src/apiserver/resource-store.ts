@@ -60,12 +60,17 @@ export class ResourceStore {
     readonly cache: WatchCache,
     private readonly clock: Clock,
   ) {
-    this.prefix = resourcePrefix(decl);
+    this.prefix = resourcePrefix(decl.storedAs ?? decl);
     this.apiVersion = apiVersionOf(decl);
   }
 
   key(namespace: string | undefined, name: string): string {
-    return objectStorageKey(this.decl, namespace, name);
+    return objectStorageKey({ ...this.decl, ...(this.decl.storedAs ?? {}) }, namespace, name);
+  }
+
+  /** The stored form of an object (JSON text), after conversion for resources stored as another one. */
+  private encode(obj: KubeObject): string {
+    return JSON.stringify(this.decl.storedAs ? this.decl.storedAs.codec.toStorage(obj) : obj);
   }
 
   /** Decodes a stored value once per revision; the result is shared, so callers clone before changing it. */
@@ -73,6 +78,7 @@ export class ResourceStore {
     let obj = this.parsed.get(kv);
     if (!obj) {
       obj = JSON.parse(kv.value) as KubeObject;
+      if (this.decl.storedAs) obj = this.decl.storedAs.codec.fromStorage(obj);
       obj.metadata.resourceVersion = String(kv.modRevision);
       this.parsed.set(kv, obj);
     }
@@ -142,7 +148,7 @@ export class ResourceStore {
       return obj;
     }
     try {
-      const kv = await this.store.create(this.key(namespace, meta.name!), JSON.stringify(obj));
+      const kv = await this.store.create(this.key(namespace, meta.name!), this.encode(obj));
       return this.decode(kv);
     } catch (err) {
       if (err instanceof StoreError && err.code === 'KeyExists') throw StatusError.alreadyExists(this.decl.group, this.decl.plural, meta.name!);
@@ -204,7 +210,7 @@ export class ResourceStore {
       if (params.dryRun) return obj;
       delete obj.metadata.resourceVersion;
       try {
-        return this.decode(await this.store.update(key, JSON.stringify(obj), kv.modRevision));
+        return this.decode(await this.store.update(key, this.encode(obj), kv.modRevision));
       } catch (err) {
         this.retryable(err, attempt, params);
       }
@@ -274,7 +280,7 @@ export class ResourceStore {
         if (params.dryRun) return { object: obj, deleted: false };
         delete obj.metadata.resourceVersion;
         try {
-          return { object: this.decode(await this.store.update(key, JSON.stringify(obj), kv.modRevision)), deleted: false };
+          return { object: this.decode(await this.store.update(key, this.encode(obj), kv.modRevision)), deleted: false };
         } catch (err) {
           this.retryable(err, attempt, {});
           continue;

@@ -4,7 +4,7 @@
 import { StatusError, isStatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import { OPENAPI_V2_PROTOBUF_CONTENT_TYPE, wantsV2Protobuf } from '../api/openapi/index.js';
-import { Registry } from '../api/registry.js';
+import { Registry, resourcePrefix } from '../api/registry.js';
 import type { KubeObject } from '../api/types.js';
 import type { ApiResponse } from '../client/interfaces.js';
 import type { Store } from '../storage/interfaces.js';
@@ -33,6 +33,8 @@ export interface ApiServerConfig {
   storageHooks?: Record<string, StorageHook>;
   /** host:port clients reach this server on (discovery's serverAddressByClientCIDRs). */
   serverAddress?: string;
+  /** Events each watch cache keeps for watches that resume from a resourceVersion (default 10,000). */
+  watchCacheSize?: number;
   /** Largest accepted request body (kube-apiserver: 3 MiB). */
   maxBodyBytes?: number;
 }
@@ -51,9 +53,16 @@ export class ApiServer {
   constructor(readonly cfg: ApiServerConfig) {
     this.registry = cfg.registry;
     this.serverAddress = cfg.serverAddress ?? '127.0.0.1:6443';
+    const byPrefix = new Map<string, WatchCache>();
     for (const decl of this.registry.decls) {
-      const cache = new WatchCache({ store: cfg.store, prefix: `/registry/${decl.group || 'core'}/${decl.plural}/` });
-      this.caches.push(cache);
+      // Resources stored as another one share its keys and its watch cache.
+      const prefix = resourcePrefix(decl.storedAs ?? decl);
+      let cache = byPrefix.get(prefix);
+      if (!cache) {
+        cache = new WatchCache({ store: cfg.store, prefix, window: cfg.watchCacheSize, logger: cfg.logger.child('watch-cache') });
+        byPrefix.set(prefix, cache);
+        this.caches.push(cache);
+      }
       this.stores.set(decl, new ResourceStore(decl, cfg.store, cache, cfg.clock));
     }
     this.lookup = {

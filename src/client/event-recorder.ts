@@ -65,7 +65,9 @@ class CoreEventRecorder implements EventRecorder {
     const namespace = obj.metadata.namespace || 'default';
     const objKey = [component, host ?? '', involved.kind, namespace, involved.name, involved.uid, involved.apiVersion, type, reason].join('\u0000');
     const msg = this.aggregate(objKey, message, now);
-    const key = `${objKey}\u0000${msg}`;
+    // A combined event is one object whose message follows the latest of the similar events.
+    const combined = msg !== message;
+    const key = `${objKey}\u0000${combined ? '\u0001combined' : msg}`;
     const ts = rfc3339(now);
     const prev = this.seen.get(key);
     if (prev) {

@@ -1,6 +1,15 @@
-// Starts the components beside the API server — scheduler, controllers, node agent — each with its own client,
-// and waits until every node of the fleet is Ready.
+// Starts the components beside the API server — controller-manager, scheduler, node agent — each with its own
+// in-process client and identity, and waits until every node of the fleet is Ready.
 
+import { readFileSync } from 'node:fs';
+import { createEventRecorder } from '../client/event-recorder.js';
+import { InformerFactory } from '../client/informer.js';
+import { ControllerManager } from '../controllers/manager.js';
+import { NodeAgent } from '../node/agent.js';
+import { defaultFleet } from '../node/fleet-defaults.js';
+import { parseFleet } from '../node/fleet.js';
+import type { NodeProfile } from '../node/profile.js';
+import { Scheduler } from '../scheduler/scheduler.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { ControlPlane } from './control-plane.js';
@@ -9,15 +18,70 @@ export interface ComponentsConfig {
   controlPlane: ControlPlane;
   clock: Clock;
   logger: Logger;
+  /** A fleet file; the default fleet when absent. */
   fleetFile?: string;
-  progress: (step: string) => void;
+  /** Profiles given directly (tests); wins over fleetFile. */
+  profiles?: NodeProfile[];
+  progress?: (step: string) => void;
+  /** Which components to run (all by default). */
+  run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
 }
 
 export interface RunningComponents {
   nodeCount: number;
+  scheduler?: Scheduler;
+  controllers?: ControllerManager;
+  nodes?: NodeAgent;
   stop(): Promise<void>;
 }
 
-export async function startComponents(_cfg: ComponentsConfig): Promise<RunningComponents> {
-  return { nodeCount: 0, stop: async () => {} };
+export function loadProfiles(fleetFile: string | undefined): NodeProfile[] {
+  return fleetFile ? parseFleet(readFileSync(fleetFile, 'utf8'), fleetFile) : defaultFleet();
+}
+
+export async function startComponents(cfg: ComponentsConfig): Promise<RunningComponents> {
+  const { controlPlane, clock, logger } = cfg;
+  const step = cfg.progress ?? (() => {});
+  const run = { controllers: true, scheduler: true, nodes: true, ...cfg.run };
+  const profiles = cfg.profiles ?? loadProfiles(cfg.fleetFile);
+  const out: RunningComponents = { nodeCount: 0, stop: async () => {} };
+  const stops: (() => void)[] = [];
+
+  if (run.controllers) {
+    const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
+    const cm = new ControllerManager({
+      client, clock, logger: logger.child('controller-manager'),
+      recorder: (component) => createEventRecorder({ client, clock, logger, component }),
+    });
+    await cm.start();
+    stops.push(() => cm.stop());
+    out.controllers = cm;
+    step(`controller-manager running (${cm.controllers.length} controllers)`);
+  }
+  if (run.scheduler) {
+    const client = controlPlane.client({ name: 'system:kube-scheduler', groups: ['system:authenticated'] });
+    const informers = new InformerFactory({ client, clock, logger: logger.child('scheduler') });
+    const scheduler = new Scheduler({ client, informers, clock, logger: logger.child('scheduler') });
+    await scheduler.start();
+    stops.push(() => {
+      scheduler.stop();
+      informers.stop();
+    });
+    out.scheduler = scheduler;
+    step('scheduler running');
+  }
+  if (run.nodes && profiles.length) {
+    const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
+    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles });
+    await agent.start();
+    stops.push(() => agent.stop());
+    out.nodes = agent;
+    out.nodeCount = profiles.length;
+    const windows = profiles.filter((p) => p.os === 'windows').length;
+    step(`${profiles.length} nodes Ready (${profiles.length - windows} Linux, ${windows} Windows)`);
+  }
+  out.stop = async () => {
+    for (const s of stops.reverse()) s();
+  };
+  return out;
 }

@@ -35,6 +35,7 @@ export interface ControlPlaneConfig {
   advertiseAddress?: string;
   advertisePort?: number;
   store?: Store;
+  watchCacheSize?: number;
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -70,6 +71,7 @@ export class ControlPlane {
       patcher: createPatcher(cfg.clock),
       admission: defaultAdmission(),
       openapi,
+      watchCacheSize: cfg.watchCacheSize,
       nodeProxy: { handle: (node, path, req) => this.proxy(node, path, req) },
       storageHooks: { services: { beforeWrite: (obj, old, lookup, dryRun) => this.allocator.allocate(obj, old, lookup, dryRun) } },
     });

@@ -27,10 +27,14 @@ export function validateNonnegative(value: number | undefined, path: string): Fi
   return value !== undefined && value < 0 ? [fieldErr.invalid(path, value, IS_NEGATIVE)] : [];
 }
 
-/** apiequality.Semantic.DeepEqual for JSON data: an absent field equals an empty one only where JSON says so. */
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v as object).length === 0);
+
+/** apiequality.Semantic.DeepEqual for JSON data: like kube's, an absent list or map equals an empty one. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return (a ?? null) === (b ?? null);
+  if (isEmpty(a) && isEmpty(b)) return true;
+  if (a === undefined || b === undefined || a === null || b === null) return false;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

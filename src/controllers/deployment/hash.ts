@@ -4,6 +4,7 @@
 // cluster's but have the same shape, stability and collision handling.
 
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import { canonicalJson } from '../util/json.js';
 
 /** apimachinery pkg/util/rand alphanums: no vowels (no words), no 0/1/3 (look like letters). */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -22,14 +23,6 @@ export function safeEncodeString(s: string): string {
   let out = '';
   for (const b of Buffer.from(s, 'utf8')) out += ALPHANUMS[b % ALPHANUMS.length];
   return out;
-}
-
-/** JSON with object keys sorted, so the hash does not depend on the order fields arrived in. */
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x);
 }
 
 export function computeHash(template: PodTemplateSpec | undefined, collisionCount?: number): string {

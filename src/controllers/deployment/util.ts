@@ -3,7 +3,7 @@
 
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { DeploymentObj, ReplicaSetObj } from '../util/types.js';
-import { canonicalJson } from './hash.js';
+import { canonicalJson } from '../util/json.js';
 
 export const REVISION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';

@@ -1,5 +1,7 @@
 // Status comparison helpers: Go's `omitempty` drops zero counts, so compare statuses after the same normalisation.
 
+import { canonicalJson } from './json.js';
+
 /** Drops zero counts the way Go's `omitempty` does, so a status read back compares equal to one computed. */
 export function omitZero<T extends object>(s: T, keep: string[] = []): T {
   const out = { ...s } as Record<string, unknown>;
@@ -9,12 +11,5 @@ export function omitZero<T extends object>(s: T, keep: string[] = []): T {
 
 /** Equality of two statuses after omitempty normalisation. */
 export function sameStatus(a: object | undefined, b: object | undefined): boolean {
-  return canonical(omitZero(a ?? {})) === canonical(omitZero(b ?? {}));
-}
-
-function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : x);
+  return canonicalJson(omitZero(a ?? {})) === canonicalJson(omitZero(b ?? {}));
 }

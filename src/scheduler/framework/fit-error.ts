@@ -42,15 +42,12 @@ function byCodeUnits(a: string, b: string): number {
 /** The error a scheduling attempt ends with when no node fits. */
 export class FitError extends Error {
   constructor(readonly numAllNodes: number, readonly diagnosis: Diagnosis) {
-    super('');
+    // No message argument: an own `message` property would hide the getter below.
+    super();
     this.name = 'FitError';
   }
 
   override get message(): string {
     return fitErrorMessage(this.numAllNodes, this.diagnosis, this.diagnosis.nodeToStatus.values());
-  }
-
-  override set message(_: string) {
-    // Error's constructor assigns message; the text is always derived from the diagnosis.
   }
 }

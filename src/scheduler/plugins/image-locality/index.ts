@@ -3,7 +3,8 @@
 
 import type { CycleState } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
-import type { Handle, ScorePlugin } from '../../interfaces.js';
+import { Status } from '../../framework/status.js';
+import type { Handle, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import { MAX_NODE_SCORE } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
 
@@ -23,22 +24,42 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return Math.trunc((MAX_NODE_SCORE * (s - MIN_THRESHOLD)) / (max - MIN_THRESHOLD));
 }
 
-export class ImageLocality implements ScorePlugin {
+const PRE_SCORE_KEY = `PreScore${NAME}`;
+
+interface PreScoreState {
+  /** Normalized names of the pod's images with their spread (nodes holding it / all nodes), once per cycle. */
+  images: { name: string; spread: number }[];
+  numContainers: number;
+}
+
+export class ImageLocality implements PreScorePlugin, ScorePlugin {
   readonly name = NAME;
   constructor(private readonly handle: Pick<Handle, 'nodeInfos'>) {}
 
-  score(_s: CycleState, pod: Pod, node: NodeInfo): number {
+  /** Work done once per pod rather than per node; when no node holds any image every score is 0, so Skip. */
+  preScore(state: CycleState, pod: Pod): Status {
     const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
     const total = this.handle.nodeInfos.list().length;
-    let sum = 0;
+    const images: PreScoreState['images'] = [];
     for (const c of containers) {
       if (!c.image) continue;
       const name = normalizedImageName(c.image);
-      const size = node.images.get(name);
-      if (size === undefined) continue;
-      sum += Math.trunc(size * (this.handle.nodeInfos.imageNodeCount(name) / total));
+      const holders = this.handle.nodeInfos.imageNodeCount(name);
+      if (holders > 0) images.push({ name, spread: holders / total });
     }
-    return calculatePriority(sum, containers.length);
+    if (images.length === 0) return Status.SKIP;
+    state.write(PRE_SCORE_KEY, { images, numContainers: containers.length } satisfies PreScoreState);
+    return Status.SUCCESS;
+  }
+
+  score(state: CycleState, _pod: Pod, node: NodeInfo): number {
+    const { images, numContainers } = state.read<PreScoreState>(PRE_SCORE_KEY);
+    let sum = 0;
+    for (const { name, spread } of images) {
+      const size = node.images.get(name);
+      if (size !== undefined) sum += Math.trunc(size * spread);
+    }
+    return calculatePriority(sum, numContainers);
   }
 }
 

@@ -1,0 +1,61 @@
+// Building blocks shared by the per-resource strategies: status resets, status-subresource carry-over and
+// typed casts (after kube's pkg/registry/*/strategy.go PrepareForCreate/PrepareForUpdate pairs).
+
+import type { StrategyContext } from '../interfaces.js';
+import type { KubeObject } from '../types.js';
+import type { FieldError } from '../errors.js';
+import { deepEqual, validateObjectMetaUpdate } from '../validation/object-meta.js';
+
+/** Views a stored object as a typed kubernetes-types object (they share the JSON shape). */
+export function as<T>(obj: KubeObject): T {
+  return obj as unknown as T;
+}
+
+export function isStatusWrite(ctx?: StrategyContext): boolean {
+  return ctx?.subresource === 'status';
+}
+
+/**
+ * The usual PrepareForUpdate pair: a write to the main resource keeps the old status; a write to /status keeps
+ * the old spec. Metadata (labels, annotations, finalizers) may change through either, as in kube.
+ */
+export function keepStatusOrSpec(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): void {
+  if (isStatusWrite(ctx)) copyField(obj, old, 'spec');
+  else copyField(obj, old, 'status');
+}
+
+/** Sets obj[field] to old's value (or removes it when old has none). */
+export function copyField(obj: KubeObject, old: KubeObject, field: string): void {
+  if (old[field] === undefined) delete obj[field];
+  else obj[field] = structuredClone(old[field]);
+}
+
+/** For resources whose spec changes bump metadata.generation: a new object starts at generation 1. */
+export function startGeneration(obj: KubeObject): void {
+  obj.metadata.generation = 1;
+}
+
+/**
+ * Generation on update: an update through /status keeps it; otherwise it rises by one when the spec (or, with
+ * `annotationsToo`, the annotations: deployments copy them to their ReplicaSets) changed, and never otherwise.
+ */
+export function updateGeneration(obj: KubeObject, old: KubeObject, ctx?: StrategyContext, annotationsToo = false): void {
+  const prev = old.metadata.generation ?? 1;
+  const changed = !isStatusWrite(ctx) && (!deepEqual(obj.spec, old.spec) || (annotationsToo && !deepEqual(obj.metadata.annotations, old.metadata.annotations)));
+  obj.metadata.generation = changed ? prev + 1 : prev;
+}
+
+/**
+ * The update check most kinds use: ValidateObjectMetaUpdate, the create-time rules on the new object (less
+ * its metadata, already covered), then any update-only rules.
+ */
+export function updateValidator(
+  validate: (obj: KubeObject) => FieldError[],
+  extra?: (obj: KubeObject, old: KubeObject) => FieldError[],
+): (obj: KubeObject, old: KubeObject) => FieldError[] {
+  return (obj, old) => [
+    ...validateObjectMetaUpdate(obj.metadata, old.metadata),
+    ...validate(obj).filter((e) => !e.field.startsWith('metadata.')),
+    ...(extra ? extra(obj, old) : []),
+  ];
+}

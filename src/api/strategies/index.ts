@@ -1,0 +1,39 @@
+// Every resource's Strategy, keyed `<plural>` for the core group and `<group>/<plural>` otherwise.
+
+import type { Strategy } from '../interfaces.js';
+import {
+  endpointSliceStrategy, eventStrategy, eventsV1Strategy, leaseStrategy, priorityClassStrategy, runtimeClassStrategy,
+} from './cluster-misc.js';
+import {
+  configMapStrategy, endpointsStrategy, limitRangeStrategy, namespaceStrategy, nodeStrategy, resourceQuotaStrategy,
+  secretStrategy, serviceAccountStrategy,
+} from './core-misc.js';
+import { podStrategy } from './pods.js';
+import { serviceStrategy } from './services.js';
+import { deploymentStrategy, replicaSetStrategy } from './workloads.js';
+
+export const STRATEGIES: Record<string, Strategy> = {
+  pods: podStrategy,
+  nodes: nodeStrategy,
+  namespaces: namespaceStrategy,
+  services: serviceStrategy,
+  endpoints: endpointsStrategy,
+  configmaps: configMapStrategy,
+  secrets: secretStrategy,
+  serviceaccounts: serviceAccountStrategy,
+  events: eventStrategy,
+  limitranges: limitRangeStrategy,
+  resourcequotas: resourceQuotaStrategy,
+  'apps/deployments': deploymentStrategy,
+  'apps/replicasets': replicaSetStrategy,
+  'events.k8s.io/events': eventsV1Strategy,
+  'coordination.k8s.io/leases': leaseStrategy,
+  'discovery.k8s.io/endpointslices': endpointSliceStrategy,
+  'node.k8s.io/runtimeclasses': runtimeClassStrategy,
+  'scheduling.k8s.io/priorityclasses': priorityClassStrategy,
+};
+
+/** The strategy for a group and plural, or an empty one (no defaults, no extra validation). */
+export function strategyFor(group: string, plural: string): Strategy {
+  return STRATEGIES[group ? `${group}/${plural}` : plural] ?? {};
+}

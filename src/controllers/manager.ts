@@ -1,0 +1,125 @@
+// The controller manager: an explicit registry of controllers, the enabled set chosen like kube-controller-manager's
+// `--controllers` flag (`*`, `name`, `-name`), one shared informer factory, start and stop.
+
+import { InformerFactory } from '../client/informer.js';
+import type { Client } from '../client/interfaces.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import * as deployment from './deployment/controller.js';
+import * as endpoints from './endpoints/controller.js';
+import * as endpointslice from './endpointslice/controller.js';
+import * as gc from './garbagecollector/controller.js';
+import * as namespace from './namespace/controller.js';
+import * as replicaset from './replicaset/controller.js';
+import * as serviceaccount from './serviceaccount/controller.js';
+import type { Controller } from './util/base.js';
+import { ApiEventRecorder, type EventRecorder } from './util/events.js';
+
+export interface ControllerContext {
+  client: Client;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  /** An event recorder whose events name `component` as their source. */
+  recorder(component: string): EventRecorder;
+}
+
+export interface ControllerDescriptor {
+  name: string;
+  /** Older names kube-controller-manager still accepts in --controllers (e.g. `deployment`). */
+  aliases: string[];
+  /** Only started when named explicitly. */
+  disabledByDefault?: boolean;
+  create(ctx: ControllerContext): Controller;
+}
+
+export class ControllerRegistry {
+  private readonly list: ControllerDescriptor[] = [];
+
+  register(d: ControllerDescriptor): this {
+    const taken = new Set(this.list.flatMap((x) => [x.name, ...x.aliases]));
+    for (const n of [d.name, ...d.aliases]) if (taken.has(n)) throw new Error(`a controller named ${n} is already registered`);
+    this.list.push(d);
+    return this;
+  }
+
+  get all(): readonly ControllerDescriptor[] {
+    return this.list;
+  }
+
+  /**
+   * The controllers enabled by a `--controllers` list: a name enables, `-name` disables, `*` enables the rest of the
+   * defaults (cmd/kube-controller-manager/app/options IsControllerEnabled). Unknown names are an error.
+   */
+  enabled(flags: string[] = ['*']): ControllerDescriptor[] {
+    const known = new Map<string, ControllerDescriptor>();
+    for (const d of this.list) for (const n of [d.name, ...d.aliases]) known.set(n, d);
+    for (const f of flags) {
+      const n = f.startsWith('-') ? f.slice(1) : f;
+      if (n !== '*' && !known.has(n)) throw new Error(`"${n}" is not in the list of known controllers`);
+    }
+    return this.list.filter((d) => {
+      const names = [d.name, ...d.aliases];
+      let star = false;
+      for (const f of flags) {
+        if (names.includes(f)) return true;
+        if (f.startsWith('-') && names.includes(f.slice(1))) return false;
+        if (f === '*') star = true;
+      }
+      return star && !d.disabledByDefault;
+    });
+  }
+}
+
+/** The built-in controllers, in kube-controller-manager's names. */
+export function defaultRegistry(): ControllerRegistry {
+  return new ControllerRegistry()
+    .register({ name: deployment.NAME, aliases: ['deployment'], create: (c) => new deployment.DeploymentController({ ...c, recorder: c.recorder(deployment.COMPONENT) }) })
+    .register({ name: replicaset.NAME, aliases: ['replicaset'], create: (c) => new replicaset.ReplicaSetController({ ...c, recorder: c.recorder(replicaset.COMPONENT) }) })
+    .register({ name: endpoints.NAME, aliases: ['endpoint'], create: (c) => new endpoints.EndpointsController(c) })
+    .register({ name: endpointslice.NAME, aliases: ['endpointslice'], create: (c) => new endpointslice.EndpointSliceController(c) })
+    .register({ name: serviceaccount.NAME, aliases: ['serviceaccount'], create: (c) => new serviceaccount.ServiceAccountController(c) })
+    .register({ name: namespace.NAME, aliases: ['namespace'], create: (c) => new namespace.NamespaceController(c) })
+    .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) });
+}
+
+export interface ControllerManagerOptions {
+  client: Client;
+  clock: Clock;
+  logger: Logger;
+  /** `--controllers`; default `['*']`. */
+  controllers?: string[];
+  /** Shared informers; one is made over `client` if absent. */
+  informers?: InformerFactory;
+  /** Replaces the default API event recorder (e.g. src/client/event-recorder.ts). */
+  recorder?: (component: string) => EventRecorder;
+  registry?: ControllerRegistry;
+}
+
+export class ControllerManager {
+  readonly controllers: Controller[];
+  private readonly informers: InformerFactory;
+  private readonly ownsInformers: boolean;
+
+  constructor(private readonly opts: ControllerManagerOptions) {
+    const logger = opts.logger.child('controller-manager');
+    this.ownsInformers = !opts.informers;
+    this.informers = opts.informers ?? new InformerFactory({ client: opts.client, clock: opts.clock, logger });
+    const ctx: ControllerContext = {
+      client: opts.client, informers: this.informers, clock: opts.clock, logger,
+      recorder: opts.recorder ?? ((component) => new ApiEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
+    };
+    this.controllers = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).map((d) => d.create(ctx));
+  }
+
+  /** Starts informers, waits for their caches, then starts every controller's workers. */
+  async start(): Promise<void> {
+    this.informers.start();
+    await Promise.all(this.controllers.map((c) => c.start()));
+  }
+
+  stop(): void {
+    for (const c of this.controllers) c.stop();
+    if (this.ownsInformers) this.informers.stop();
+  }
+}

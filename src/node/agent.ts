@@ -1,0 +1,107 @@
+// NodeAgent: hosts many kubelets in one process. One shared pod informer, indexed by spec.nodeName, feeds every
+// kubelet; registration runs with bounded concurrency; no per-node watches or polling loops.
+
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { KubeObject } from '../api/types.js';
+import type { Client } from '../client/interfaces.js';
+import { InformerFactory, type Informer } from '../client/informer.js';
+import { R } from '../client/resources.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import { ApiEventRecorder, type EventRecorder } from './events.js';
+import { Kubelet } from './kubelet.js';
+import type { NodeProfile } from './profile.js';
+import { ACTIONS } from './stages/actions.js';
+import { StageEngine } from './stages/engine.js';
+import { POD_STAGES } from './stages/pod-stages.js';
+import type { Stage, StageTimings } from './stages/types.js';
+import { StatusWriter } from './status-writer.js';
+
+export const NODE_NAME_INDEX = 'spec.nodeName';
+
+export interface NodeAgentOptions {
+  client: Client;
+  clock: Clock;
+  logger: Logger;
+  profiles: NodeProfile[];
+  /** Shared informers of the process; the agent makes its own when absent. */
+  informers?: InformerFactory;
+  /** Event sink per node; defaults to core/v1 Events written through the client. */
+  events?: (node: string) => EventRecorder;
+  stages?: readonly Stage[];
+  timings?: StageTimings;
+  /** Nodes registered at once during start(). */
+  registerConcurrency?: number;
+}
+
+export class NodeAgent {
+  private readonly kubelets = new Map<string, Kubelet>();
+  private readonly informers: InformerFactory;
+  private readonly ownsInformers: boolean;
+  private readonly podInformer: Informer<KubeObject>;
+  private readonly statusWriter: StatusWriter;
+
+  constructor(private readonly o: NodeAgentOptions) {
+    const names = new Set<string>();
+    for (const p of o.profiles) {
+      if (names.has(p.name)) throw new Error(`duplicate node name ${p.name}`);
+      names.add(p.name);
+    }
+    const logger = o.logger.child('node-agent');
+    this.ownsInformers = !o.informers;
+    this.informers = o.informers ?? new InformerFactory({ client: o.client, clock: o.clock, logger });
+    this.podInformer = this.informers.for(R.pods);
+    this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
+    const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
+    for (const profile of o.profiles) {
+      const events = o.events?.(profile.name) ?? new ApiEventRecorder(o.client, o.clock, profile.name, logger);
+      this.kubelets.set(profile.name, new Kubelet({
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings,
+      }));
+    }
+  }
+
+  /** Registers every node (Ready), then starts heartbeats and pod handling. Resolves when all nodes are Ready. */
+  async start(): Promise<void> {
+    const all = [...this.kubelets.values()];
+    const width = this.o.registerConcurrency ?? 16;
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(width, all.length) }, async () => {
+      while (next < all.length) await all[next++].register();
+    }));
+    for (const k of all) k.start();
+    this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {
+      const node = asPod(o).spec?.nodeName;
+      return node ? [node] : [];
+    });
+    this.podInformer.addHandler({
+      add: (o) => this.route(asPod(o))?.podChanged(asPod(o)),
+      update: (_old, o) => this.route(asPod(o))?.podChanged(asPod(o)),
+      delete: (o) => this.route(asPod(o))?.podDeleted(asPod(o)),
+    });
+    if (this.ownsInformers) this.informers.start();
+    else this.podInformer.start();
+  }
+
+  stop(): void {
+    for (const k of this.kubelets.values()) k.stop();
+    if (this.ownsInformers) this.informers.stop();
+  }
+
+  kubelet(name: string): Kubelet | undefined {
+    return this.kubelets.get(name);
+  }
+
+  /** Pods bound to one of our nodes, from the shared index. */
+  podsOn(node: string): Pod[] {
+    return this.podInformer.byIndex(NODE_NAME_INDEX, node).map(asPod);
+  }
+
+  private route(p: Pod): Kubelet | undefined {
+    const node = p.spec?.nodeName;
+    return node ? this.kubelets.get(node) : undefined;
+  }
+}
+
+/** Informer objects are untyped KubeObjects; pods from the pods informer are Pods. */
+const asPod = (o: KubeObject): Pod => o as unknown as Pod;

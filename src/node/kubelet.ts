@@ -1,0 +1,245 @@
+// One emulated kubelet: registers its Node, keeps the Lease and node status fresh, and runs the pods bound to it
+// through the stage engine with one timer per pod on the injected clock (no polling loops).
+
+import type { ObjectReference, Pod } from 'kubernetes-types/core/v1.js';
+import { isAlreadyExists, isNotFound } from '../api/errors.js';
+import { objectKey, type KubeObject } from '../api/types.js';
+import type { Client } from '../client/interfaces.js';
+import { R } from '../client/resources.js';
+import type { Clock, Timer } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import { HostLocalAllocator } from '../network/ipam/host-local.js';
+import { admitPod } from './admission.js';
+import type { EventRecorder } from './events.js';
+import { lookupImage } from './images/catalogue.js';
+import { initialNode, nodeLabels, nodeStatus } from './node-object.js';
+import { buildPodStatus } from './pod-status.js';
+import { newPodRuntime } from './pod-runtime.js';
+import { computeAllocatable, type NodeProfile } from './profile.js';
+import { renewLease, LEASE_RENEW_MS } from './lease.js';
+import type { PodRuntime } from './runtime-state.js';
+import type { StageEngine } from './stages/engine.js';
+import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
+import type { StatusWriter } from './status-writer.js';
+
+/** nodeStatusUpdateFrequency (checked for changes) and nodeStatusReportFrequency (written regardless). */
+export const NODE_STATUS_CHECK_MS = 10_000;
+export const NODE_STATUS_REPORT_MS = 5 * 60_000;
+
+export interface KubeletOptions {
+  profile: NodeProfile;
+  client: Client;
+  clock: Clock;
+  logger: Logger;
+  engine: StageEngine;
+  statusWriter: StatusWriter;
+  events: EventRecorder;
+  timings?: StageTimings;
+}
+
+export class Kubelet {
+  readonly name: string;
+  private readonly profile: NodeProfile;
+  private readonly images = new Set<string>();
+  private readonly ipam: HostLocalAllocator;
+  private readonly pods = new Map<string, PodRuntime>();
+  private readonly timers = new Map<string, { at: number; timer: Timer }>();
+  private readonly ctx: StageContext;
+  private readonly allocatable: Record<string, string>;
+  private readonly labels: Record<string, string>;
+  private nodeUid?: string;
+  private leaseExists = false;
+  private readyAt = 0;
+  private lastReported = 0;
+  private lastStatusJson = '';
+  private heartbeat?: Timer;
+  private stopped = false;
+
+  constructor(private readonly o: KubeletOptions) {
+    this.profile = o.profile;
+    this.name = o.profile.name;
+    this.ipam = new HostLocalAllocator(o.profile.podCIDR);
+    this.allocatable = computeAllocatable(o.profile);
+    this.labels = nodeLabels(o.profile);
+    for (const img of o.profile.preloadedImages) this.images.add(lookupImage(img)?.name ?? img);
+    this.ctx = {
+      clock: o.clock,
+      profile: o.profile,
+      images: this.images,
+      ipam: this.ipam,
+      timings: o.timings ?? DEFAULT_TIMINGS,
+      events: { podEvent: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c?.name, c?.init), type, reason, message) },
+      admit: (rec) => admitPod(rec.pod, this.profile, this.labels, this.allocatable, this.admittedPods(rec)),
+      finalize: (rec) => void this.finalize(rec),
+    };
+  }
+
+  /** Registers the Node (or adopts an existing one), writes its status and the first Lease. */
+  async register(): Promise<void> {
+    const { client, clock } = this.o;
+    let node: KubeObject;
+    try {
+      node = await client.create(R.nodes, undefined, initialNode(this.profile) as unknown as KubeObject);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
+      node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata: { labels: this.labels } });
+    }
+    this.nodeUid = node.metadata?.uid;
+    this.readyAt = clock.now();
+    await this.reportStatus(true);
+    await this.renew();
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.heartbeat?.cancel();
+    for (const t of this.timers.values()) t.timer.cancel();
+    this.timers.clear();
+  }
+
+  /** One heartbeat: renew the lease and write node status if it changed or is due (10 s cadence). */
+  private tick(): void {
+    if (this.stopped) return;
+    this.heartbeat = this.o.clock.setTimeout(() => {
+      void Promise.allSettled([this.renew(), this.reportStatus(false)]).finally(() => this.tick());
+    }, LEASE_RENEW_MS);
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      await renewLease(this.o.client, this.name, this.nodeUid, this.o.clock.now(), this.leaseExists);
+      this.leaseExists = true;
+    } catch (err) {
+      this.o.logger.warn('lease renewal failed', { node: this.name, err: String(err) });
+    }
+  }
+
+  private async reportStatus(force: boolean): Promise<void> {
+    const now = this.o.clock.now();
+    const status = nodeStatus(this.profile, this.images, now, this.readyAt, 1);
+    // Compare without heartbeat times: a change is written at once, an unchanged status every 5 minutes.
+    const shape = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastHeartbeatTime: '' })) });
+    if (!force && shape === this.lastStatusJson && now - this.lastReported < NODE_STATUS_REPORT_MS) return;
+    try {
+      await this.o.client.patch(R.nodes, undefined, this.name, 'merge', { status }, { subresource: 'status' });
+      this.lastStatusJson = shape;
+      this.lastReported = now;
+    } catch (err) {
+      this.o.logger.warn('node status update failed', { node: this.name, err: String(err) });
+      if (force) throw err;
+    }
+  }
+
+  // ---- pods ----
+
+  /** A pod bound to this node was added or changed. */
+  podChanged(pod: Pod): void {
+    if (this.stopped) return;
+    const key = objectKey(pod as { metadata: { name?: string; namespace?: string } });
+    let rec = this.pods.get(key);
+    if (rec && rec.uid !== pod.metadata?.uid) {
+      this.cleanup(rec);
+      rec = undefined;
+    }
+    if (!rec) {
+      const phase = pod.status?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') {
+        // Already finished (e.g. before an agent restart): only its deletion needs us.
+        if (pod.metadata?.deletionTimestamp) void this.deletePod(key, pod.metadata.uid ?? '');
+        return;
+      }
+      rec = newPodRuntime(pod, this.o.clock.now());
+      this.pods.set(key, rec);
+    } else {
+      rec.pod = pod;
+    }
+    this.sync(rec);
+  }
+
+  podDeleted(pod: Pod): void {
+    const key = objectKey(pod as { metadata: { name?: string; namespace?: string } });
+    const rec = this.pods.get(key);
+    if (rec && rec.uid === pod.metadata?.uid) this.cleanup(rec);
+  }
+
+  get podCount(): number {
+    return this.pods.size;
+  }
+
+  private sync(rec: PodRuntime): void {
+    const ran = this.o.engine.runDue(this.ctx, rec);
+    if (this.pods.get(rec.key) !== rec) return;
+    if (ran > 0 || rec.state !== 'admit') this.writeStatus(rec);
+    this.schedule(rec);
+  }
+
+  private writeStatus(rec: PodRuntime): void {
+    const status = buildPodStatus(rec, this.profile, this.o.clock.now(), rec.pod.status);
+    this.o.statusWriter.set(rec.key, rec.uid, status);
+  }
+
+  /** Keeps exactly one timer per pod, at the next stage's due time. */
+  private schedule(rec: PodRuntime): void {
+    const due = this.o.engine.nextDue(this.ctx, rec);
+    const cur = this.timers.get(rec.key);
+    if (cur && due && cur.at === due.at) return;
+    cur?.timer.cancel();
+    this.timers.delete(rec.key);
+    if (!due || this.stopped) return;
+    const delay = Math.max(0, due.at - this.o.clock.now());
+    const timer = this.o.clock.setTimeout(() => {
+      this.timers.delete(rec.key);
+      if (this.pods.get(rec.key) === rec) this.sync(rec);
+    }, delay);
+    this.timers.set(rec.key, { at: due.at, timer });
+  }
+
+  private async finalize(rec: PodRuntime): Promise<void> {
+    this.writeStatus(rec);
+    await this.o.statusWriter.flush(rec.key);
+    await this.deletePod(rec.key, rec.uid);
+    if (this.pods.get(rec.key) === rec) this.cleanup(rec);
+  }
+
+  /** The kubelet removes the object once its containers are gone (status_manager.go canBeDeleted → Delete, grace 0). */
+  private async deletePod(key: string, uid: string): Promise<void> {
+    const [namespace, name] = key.split('/');
+    try {
+      await this.o.client.delete(R.pods, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid } });
+    } catch (err) {
+      if (!isNotFound(err)) this.o.logger.warn('pod delete failed', { pod: key, err: String(err) });
+    }
+  }
+
+  private cleanup(rec: PodRuntime): void {
+    this.timers.get(rec.key)?.timer.cancel();
+    this.timers.delete(rec.key);
+    this.ipam.release(rec.uid);
+    this.o.statusWriter.forget(rec.key);
+    this.pods.delete(rec.key);
+  }
+
+  /** Pods that hold node resources for admission: admitted and not finished. */
+  private admittedPods(except: PodRuntime): Pod[] {
+    const out: Pod[] = [];
+    for (const r of this.pods.values()) {
+      if (r !== except && (r.state === 'sandbox' || r.state === 'active' || r.state === 'terminating')) out.push(r.pod);
+    }
+    return out;
+  }
+
+  private podRef(rec: PodRuntime, container?: string, init?: boolean): ObjectReference {
+    const ref: ObjectReference = {
+      apiVersion: 'v1', kind: 'Pod', namespace: rec.pod.metadata?.namespace, name: rec.pod.metadata?.name, uid: rec.uid,
+      resourceVersion: rec.pod.metadata?.resourceVersion,
+    };
+    if (container) ref.fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${container}}`;
+    return ref;
+  }
+}

@@ -1,0 +1,100 @@
+// The Node object a kubelet registers and the status it reports (pkg/kubelet/kubelet_node_status.go initialNode,
+// pkg/kubelet/nodestatus/setters.go; Windows nodeInfo per windows-facts §3.1).
+
+import { createHash } from 'node:crypto';
+import type { Node, NodeCondition, NodeStatus } from 'kubernetes-types/core/v1.js';
+import { rfc3339 } from '../util/clock.js';
+import { canonicalResources, computeAllocatable, type NodeProfile } from './profile.js';
+import { lookupImage } from './images/catalogue.js';
+
+/** Kubelet port, reported in status.daemonEndpoints. */
+export const KUBELET_PORT = 10250;
+
+const hex = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
+const uuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+
+/** The labels every kubelet sets, plus the Windows build label and the profile's own (getOSSpecificLabels). */
+export function nodeLabels(p: NodeProfile): Record<string, string> {
+  const labels: Record<string, string> = {
+    'beta.kubernetes.io/arch': p.arch,
+    'beta.kubernetes.io/os': p.os,
+    'kubernetes.io/arch': p.arch,
+    'kubernetes.io/hostname': p.name,
+    'kubernetes.io/os': p.os,
+  };
+  if (p.os === 'windows' && p.windowsBuild) labels['node.kubernetes.io/windows-build'] = p.windowsBuild;
+  for (const role of p.roles) labels[`node-role.kubernetes.io/${role}`] = '';
+  return { ...labels, ...p.labels };
+}
+
+/** nodeInfo: machineID/systemUUID/bootID derived from the name so they are stable across agent restarts. */
+export function nodeInfo(p: NodeProfile, bootCount: number): NodeStatus['nodeInfo'] {
+  const h = hex(`winkube-node:${p.name}`, 64);
+  const windows = p.os === 'windows';
+  // kubeProxyVersion is left empty from v1.33 (DisableNodeKubeProxyVersion on by default, pkg/features/kube_features.go).
+  const minor = Number(/^v1\.(\d+)/.exec(p.kubeletVersion)?.[1] ?? 33);
+  return {
+    architecture: p.arch,
+    bootID: windows ? String(bootCount) : uuid(hex(`${p.name}:boot:${bootCount}`, 32)),
+    containerRuntimeVersion: p.containerRuntimeVersion,
+    kernelVersion: p.kernelVersion,
+    kubeProxyVersion: minor >= 33 ? '' : p.kubeletVersion,
+    kubeletVersion: p.kubeletVersion,
+    // Windows: machineID is the hostname and systemUUID an upper-case GUID (winstats); Linux: /etc/machine-id + DMI uuid.
+    machineID: windows ? p.name.toUpperCase() : h.slice(0, 32),
+    operatingSystem: p.os,
+    osImage: p.osImage,
+    systemUUID: windows ? uuid(h.slice(32)).toUpperCase() : uuid(h.slice(32)),
+  };
+}
+
+function cond(type: string, status: string, reason: string, message: string, heartbeat: number, transition: number): NodeCondition {
+  return { type, status, lastHeartbeatTime: rfc3339(heartbeat), lastTransitionTime: rfc3339(transition), reason, message };
+}
+
+/** Node conditions as kubelet setters report them on a healthy node. */
+export function nodeConditions(now: number, since: number): NodeCondition[] {
+  return [
+    cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', now, since),
+    cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', now, since),
+    cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', now, since),
+    cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', now, since),
+  ];
+}
+
+/** status.images: most recent first would need pull times; list by size like the kubelet's sort (largest first). */
+export function nodeImages(images: Iterable<string>): NodeStatus['images'] {
+  const out = [...images].map((name) => {
+    const img = lookupImage(name);
+    const repo = img?.ref.repository ?? name;
+    return { names: [`${repo}@${digestFor(name)}`, name], sizeBytes: img?.sizeBytes ?? 0 };
+  });
+  return out.sort((a, b) => b.sizeBytes - a.sizeBytes || a.names[1].localeCompare(b.names[1]));
+}
+
+function digestFor(name: string): string {
+  const img = lookupImage(name);
+  return img?.ref.digest ?? `sha256:${createHash('sha256').update(`winkube-image:${img?.name ?? name}`).digest('hex')}`;
+}
+
+export function nodeStatus(p: NodeProfile, images: Iterable<string>, now: number, since: number, bootCount: number): NodeStatus {
+  return {
+    addresses: [{ type: 'InternalIP', address: p.internalIP }, { type: 'Hostname', address: p.name }],
+    allocatable: computeAllocatable(p),
+    capacity: canonicalResources(p.capacity),
+    conditions: nodeConditions(now, since),
+    daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
+    images: nodeImages(images),
+    nodeInfo: nodeInfo(p, bootCount),
+  };
+}
+
+/** The object POSTed at registration. */
+export function initialNode(p: NodeProfile): Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: p.name, labels: nodeLabels(p), annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
+    spec: { podCIDR: p.podCIDR, podCIDRs: [p.podCIDR], ...(p.taints.length ? { taints: p.taints } : {}) },
+  };
+}

@@ -1,0 +1,79 @@
+// Drives one pod through the stage engine on a FakeClock without any API: for golden tests and benchmarks.
+
+import type { Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import { FakeClock } from '../../util/clock.js';
+import { HostLocalAllocator } from '../../network/ipam/host-local.js';
+import { admitPod } from '../admission.js';
+import { buildPodStatus } from '../pod-status.js';
+import { newPodRuntime } from '../pod-runtime.js';
+import { computeAllocatable, type NodeProfile } from '../profile.js';
+import type { PodRuntime } from '../runtime-state.js';
+import { ACTIONS } from '../stages/actions.js';
+import { StageEngine } from '../stages/engine.js';
+import { POD_STAGES } from '../stages/pod-stages.js';
+import { DEFAULT_TIMINGS, type StageContext } from '../stages/types.js';
+
+export interface RecordedEvent {
+  /** Seconds since the harness started. */
+  t: number;
+  type: string;
+  reason: string;
+  fieldPath?: string;
+  message: string;
+}
+
+export class StageHarness {
+  readonly clock = new FakeClock();
+  readonly start = this.clock.now();
+  readonly events: RecordedEvent[] = [];
+  readonly engine = new StageEngine(POD_STAGES, ACTIONS);
+  readonly ctx: StageContext;
+  readonly rec: PodRuntime;
+  finalized = false;
+
+  constructor(pod: Pod, readonly profile: NodeProfile, images: string[] = profile.preloadedImages) {
+    const allocatable = computeAllocatable(profile);
+    this.ctx = {
+      clock: this.clock,
+      profile,
+      images: new Set(images),
+      ipam: new HostLocalAllocator(profile.podCIDR),
+      timings: DEFAULT_TIMINGS,
+      events: {
+        podEvent: (_rec, c, type, reason, message) => this.events.push({
+          t: (this.clock.now() - this.start) / 1000, type, reason, message,
+          ...(c ? { fieldPath: `spec.${c.init ? 'initContainers' : 'containers'}{${c.name}}` } : {}),
+        }),
+      },
+      admit: (rec) => admitPod(rec.pod, profile, { 'kubernetes.io/os': profile.os, ...profile.labels }, allocatable, []),
+      finalize: () => { this.finalized = true; },
+    };
+    this.rec = newPodRuntime(pod, this.clock.now());
+  }
+
+  /** Advances the clock by `ms`, running every stage that falls due on the way, at its own instant. */
+  async advance(ms: number): Promise<void> {
+    const end = this.clock.now() + ms;
+    this.engine.runDue(this.ctx, this.rec);
+    for (;;) {
+      const due = this.engine.nextDue(this.ctx, this.rec);
+      if (!due || due.at > end) break;
+      await this.clock.advance(Math.max(0, due.at - this.clock.now()));
+      this.engine.runDue(this.ctx, this.rec);
+    }
+    await this.clock.advance(end - this.clock.now());
+  }
+
+  /** Marks the pod deleted as the API server would (deletionTimestamp + grace period). */
+  delete(graceSeconds?: number): void {
+    const grace = graceSeconds ?? this.rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
+    this.rec.pod = {
+      ...this.rec.pod,
+      metadata: { ...this.rec.pod.metadata, deletionTimestamp: new Date(this.clock.now() + grace * 1000).toISOString(), deletionGracePeriodSeconds: grace },
+    };
+  }
+
+  status(previous?: PodStatus): PodStatus {
+    return buildPodStatus(this.rec, this.profile, this.clock.now(), previous);
+  }
+}

@@ -1,0 +1,184 @@
+// Scheduler: wires informers, cache, queue and one profile's framework, and runs the loop that takes a pod,
+// decides synchronously, assumes it, and binds in the background (pkg/scheduler/scheduler.go, schedule_one.go).
+
+import { createEventRecorder, type EventRecorder } from '../client/event-recorder.js';
+import type { InformerFactory } from '../client/informer.js';
+import type { Client } from '../client/interfaces.js';
+import { R } from '../client/resources.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/log.js';
+import { Cache } from './cache/cache.js';
+import { resolveConfig, type ResolvedConfig, type SchedulerConfig } from './config.js';
+import { addNodeHandlers, addPodHandlers } from './event-handlers.js';
+import { FailureReporter } from './failure.js';
+import { CycleState } from './framework/cycle-state.js';
+import { FitError } from './framework/fit-error.js';
+import type { Registry } from './framework/registry.js';
+import { Framework } from './framework/runtime.js';
+import type { QueuedPod } from './interfaces.js';
+import { inTreeRegistry } from './plugins/registry.js';
+import { SchedulingQueue } from './queue/scheduling-queue.js';
+import { schedulePod, type PodScheduler } from './schedule-pod.js';
+import type { Node, Pod } from './types.js';
+import { parseKubeVersion } from './util/version.js';
+
+export interface SchedulerDeps {
+  client: Client;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  /** Tie-breaking among equal best nodes; Math.random by default. */
+  rng?: () => number;
+  /** Out-of-tree plugins are merged into the in-tree registry. */
+  registry?: Registry;
+}
+
+// Yield to I/O (watch events, bind responses) this often when the active queue is long.
+const YIELD_EVERY = 64;
+
+export class Scheduler {
+  readonly config: ResolvedConfig;
+  readonly cache = new Cache();
+  readonly queue: SchedulingQueue;
+  readonly framework: Framework;
+  private readonly deps: SchedulerDeps;
+  private readonly recorder: EventRecorder;
+  private readonly failures: FailureReporter;
+  private readonly ps: PodScheduler;
+  private readonly bindings = new Set<Promise<void>>();
+  private running = false;
+  private loop?: Promise<void>;
+
+  constructor(cfg: SchedulerConfig & SchedulerDeps) {
+    this.deps = cfg;
+    this.config = resolveConfig(cfg);
+    const logger = cfg.logger;
+    this.recorder = createEventRecorder({ client: cfg.client, clock: cfg.clock, logger, component: this.config.schedulerName });
+    const registry = inTreeRegistry();
+    if (cfg.registry) registry.merge(cfg.registry);
+    this.framework = new Framework({
+      registry, plugins: this.config.plugins, pluginConfig: this.config.pluginConfig,
+      handle: {
+        client: cfg.client, clock: cfg.clock, logger, recorder: this.recorder,
+        kubernetesVersion: parseKubeVersion(this.config.kubernetesVersion), nodeInfos: this.cache,
+      },
+    });
+    const sort = this.framework.queueSort;
+    if (!sort) throw new Error('the profile enables no QueueSort plugin');
+    this.queue = new SchedulingQueue({
+      clock: cfg.clock, less: (a, b) => sort.less(a, b),
+      initialBackoffMs: this.config.podInitialBackoffSeconds * 1000,
+      maxBackoffMs: this.config.podMaxBackoffSeconds * 1000,
+      maxInUnschedulableMs: this.config.podMaxInUnschedulablePodsDurationSeconds * 1000,
+    });
+    this.failures = new FailureReporter({ client: cfg.client, clock: cfg.clock, logger, recorder: this.recorder });
+    this.ps = {
+      framework: this.framework, cache: this.cache, percentageOfNodesToScore: this.config.percentageOfNodesToScore,
+      rng: cfg.rng ?? Math.random, nextStartNodeIndex: 0,
+    };
+  }
+
+  /** Registers handlers, starts the informers, waits for their first list, then runs the loop in the background. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const { informers } = this.deps;
+    const deps = { cache: this.cache, queue: this.queue, schedulerName: this.config.schedulerName };
+    // Nodes first, so the cache knows the fleet before the first pending pod is considered.
+    addNodeHandlers(informers.for<Node>(R.nodes), deps);
+    addPodHandlers(informers.for<Pod>(R.pods), deps);
+    informers.start();
+    await informers.waitForSync();
+    this.queue.run();
+    this.loop = this.run();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.queue.close();
+  }
+
+  /** Resolves when in-flight bindings and their events/status writes are done (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.bindings.size) await Promise.all([...this.bindings]);
+    await this.recorder.flush();
+  }
+
+  private async run(): Promise<void> {
+    let n = 0;
+    while (this.running) {
+      const qp = await this.queue.pop();
+      if (!qp) return;
+      this.scheduleOne(qp);
+      if (++n % YIELD_EVERY === 0) await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+
+  /** One attempt for one pod; public so tests and benchmarks can drive the cycle directly. */
+  scheduleOne(qp: QueuedPod): void {
+    const pod = qp.pod;
+    if (pod.metadata.deletionTimestamp || this.cache.isAssumed(qp.key)) {
+      this.queue.done(qp.key);
+      return;
+    }
+    const cycle = this.queue.schedulingCycle;
+    const state = new CycleState();
+    let host: string;
+    try {
+      host = schedulePod(this.ps, pod, state).suggestedHost;
+    } catch (err) {
+      this.handleFailure(qp, state, err, cycle);
+      return;
+    }
+    const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
+    this.cache.assumePod(assumed, host);
+    const rs = this.framework.runReservePlugins(state, assumed, host);
+    if (!rs.isSuccess()) {
+      this.framework.runUnreservePlugins(state, assumed, host);
+      this.cache.forgetPod(assumed);
+      this.handleFailure(qp, state, new Error(rs.message()), cycle, rs.isRejected());
+      return;
+    }
+    const p = this.bind(qp, state, assumed, host, cycle);
+    this.bindings.add(p);
+    void p.finally(() => this.bindings.delete(p));
+  }
+
+  private async bind(qp: QueuedPod, state: CycleState, assumed: Pod, host: string, cycle: number): Promise<void> {
+    const st = await this.framework.runBindPlugins(state, assumed, host);
+    if (st.isSuccess()) {
+      this.queue.done(qp.key);
+      const { namespace, name } = assumed.metadata;
+      this.recorder.event(assumed, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${host}`, 'Binding');
+      return;
+    }
+    // The assumed pod held resources others may now use (handleBindingCycleError).
+    this.framework.runUnreservePlugins(state, assumed, host);
+    this.cache.forgetPod(assumed);
+    this.queue.moveAllToActiveOrBackoff('AssignedPodDelete');
+    this.handleFailure(qp, state, new Error(`running Bind plugin ${JSON.stringify(st.plugin)}: ${st.message()}`), cycle);
+  }
+
+  private handleFailure(qp: QueuedPod, state: CycleState, err: unknown, cycle: number, rejected = false): void {
+    let nominated: string | undefined;
+    const isFit = err instanceof FitError;
+    if (isFit && this.framework.postFilter.length) {
+      const r = this.framework.runPostFilterPlugins(state, qp.pod, err.diagnosis.nodeToStatus);
+      err.diagnosis.postFilterMsg = r.status.message();
+      nominated = r.nominatedNodeName;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (!isFit) this.deps.logger.debug('scheduling attempt failed', { pod: qp.key, err: message });
+    // The latest copy from the informer: skip pods deleted or bound meanwhile (handleSchedulingFailure).
+    const current = this.deps.informers.for<Pod>(R.pods).get(qp.key);
+    if (!current || current.spec?.nodeName) {
+      this.queue.delete(qp.pod);
+      return;
+    }
+    qp.pod = current;
+    this.queue.requeueFailed(qp, isFit || rejected, cycle);
+    const p = this.failures.report(current, isFit ? 'Unschedulable' : 'SchedulerError', message, nominated);
+    this.bindings.add(p);
+    void p.finally(() => this.bindings.delete(p));
+  }
+}

@@ -1,0 +1,137 @@
+// Acceptance-test harness: starts `winkube up` as a user would (a child process, waiting for the kubeconfig) and
+// runs the real kubectl binaries on the machine against it.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const ROOT = new URL('../../..', import.meta.url).pathname; // dist/test/acceptance → repo root
+
+export interface RunningCluster {
+  dir: string;
+  kubeconfig: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  fleet?: string;
+  timeoutMs?: number;
+}
+
+/** Starts `winkube up --data-dir DIR --port 0` and resolves once DIR/kubeconfig exists (every node Ready). */
+export async function startCluster(opts: StartOptions = {}): Promise<RunningCluster> {
+  const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'winkube-acc-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const args = [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--log-level', 'warn'];
+  if (opts.fleet) args.push('--fleet', opts.fleet);
+  const proc: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  while (!existsSync(kubeconfig)) {
+    if (proc.exitCode !== null) throw new Error(`winkube up exited with ${proc.exitCode}:\n${out}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error(`winkube up did not write ${kubeconfig} in time:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    dir,
+    kubeconfig,
+    output: () => out,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGINT');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+      }
+      if (!opts.dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every kubectl on the machine: the one on PATH plus its versioned siblings (kubectl.1.27 … kubectl.1.33). */
+export function kubectlBinaries(): { version: string; path: string }[] {
+  const which = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).stdout.trim();
+  if (!which) return [];
+  const real = realpathSync(which);
+  const dir = dirname(real);
+  const out = readdirSync(dir)
+    .filter((f) => /^kubectl\.1\.\d+$/.test(f))
+    .map((f) => ({ version: f.slice('kubectl.'.length), path: join(dir, f) }))
+    .sort((a, b) => Number(a.version.split('.')[1]) - Number(b.version.split('.')[1]));
+  return out.length ? out : [{ version: 'default', path: real }];
+}
+
+/** The oldest and newest kubectl (the acceptance floor), or just the one present. */
+export function kubectlEnds(): { version: string; path: string }[] {
+  const all = kubectlBinaries();
+  return all.length <= 2 ? all : [all[0], all[all.length - 1]];
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class Kubectl {
+  private readonly cacheDir: string;
+
+  constructor(readonly bin: string, private readonly kubeconfig: string) {
+    this.cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+  }
+
+  run(args: string[], input?: string, timeoutMs = 30_000): KubectlResult {
+    const r = spawnSync(this.bin, [...args, '--cache-dir', this.cacheDir], {
+      encoding: 'utf8', input, timeout: timeoutMs,
+      env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir },
+    });
+    return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  }
+
+  /** Runs and throws with kubectl's own output when it fails. */
+  ok(args: string[], input?: string): string {
+    const r = this.run(args, input);
+    if (r.code !== 0) throw new Error(`${this.bin} ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+    return r.stdout;
+  }
+
+  /** Starts a long-running kubectl (e.g. get -w) and returns its process. */
+  spawn(args: string[]): ChildProcess {
+    return spawn(this.bin, [...args, '--cache-dir', this.cacheDir], { env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  dispose(): void {
+    rmSync(this.cacheDir, { recursive: true, force: true });
+  }
+}
+
+export function writeTemp(name: string, content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'winkube-manifest-'));
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** Polls `fn` until it returns a truthy value or the time runs out. */
+export async function eventually<T>(fn: () => T | Promise<T>, timeoutMs = 20_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
