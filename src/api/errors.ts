@@ -80,6 +80,8 @@ export class FieldError {
 export const OMIT_VALUE: unique symbol = Symbol('omit');
 
 function formatBadValue(v: unknown): string {
+  // Values wrapped with their Go rendering (validation/go-value.ts) print as kube prints them: map[string]string{...}.
+  if (v && typeof v === 'object' && typeof (v as { goSyntax?: unknown }).goSyntax === 'string') return (v as { goSyntax: string }).goSyntax;
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);

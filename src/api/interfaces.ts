@@ -44,7 +44,7 @@ export interface Strategy {
   /** Carry over what an update may not change (e.g. status on the main resource, spec on /status). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject): FieldError[];
-  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): FieldError[];
   /** Field-selector fields beyond metadata.name / metadata.namespace. */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
   /** Whether spec changes bump metadata.generation (true for workload resources). */

@@ -1,6 +1,6 @@
 // Label selectors (`a=b,c!=d,e in (x,y),f notin (z),g,!h`) and field selectors (`a=b,c!=d`): parsing with kube's
-// messages, matching, LabelSelector objects and their validation (k8s.io/apimachinery/pkg/labels/selector.go,
-// pkg/fields/selector.go, pkg/apis/meta/v1/helpers.go and pkg/apis/meta/v1/validation/validation.go).
+// messages, matching, LabelSelector objects as selectors (k8s.io/apimachinery/pkg/labels/selector.go,
+// pkg/fields/selector.go, pkg/apis/meta/v1/helpers.go).
 
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { FieldError, fieldErr } from './errors.js';
@@ -301,49 +301,8 @@ export function selectorFromSet(set: Labels): Selector {
   return Selector.of(Object.entries(set ?? {}).map(([key, v]) => ({ key, operator: '=' as const, values: [v] })));
 }
 
-// ---- validation (pkg/apis/meta/v1/validation) ----
-
-/** ValidateLabelName. */
-export function validateLabelName(name: string, path: string): FieldError[] {
-  return isQualifiedName(name).map((m) => fieldErr.invalid(path, name, m));
-}
-
-/** ValidateLabels: every key a qualified name, every value a label value; errors name the map, not the key. */
-export function validateLabels(labels: Record<string, string> | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const k of Object.keys(labels ?? {}).sort()) {
-    errs.push(...validateLabelName(k, path));
-    for (const m of isValidLabelValue(String(labels![k]))) errs.push(fieldErr.invalid(path, labels![k], m));
-  }
-  return errs;
-}
-
-/** ValidateLabelSelector; `allowInvalidLabelValue` is LabelSelectorValidationOptions.AllowInvalidLabelValueInSelector. */
-export function validateLabelSelector(ls: LabelSelector | null | undefined, path: string, allowInvalidLabelValue = false): FieldError[] {
-  if (!ls) return [];
-  const errs = validateLabels(ls.matchLabels, `${path}.matchLabels`);
-  (ls.matchExpressions ?? []).forEach((e, i) => {
-    const p = `${path}.matchExpressions[${i}]`;
-    const values = e.values ?? [];
-    switch (e.operator) {
-      case 'In': case 'NotIn':
-        if (values.length === 0) errs.push(fieldErr.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists': case 'DoesNotExist':
-        if (values.length > 0) errs.push(fieldErr.forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(fieldErr.invalid(`${p}.operator`, e.operator, 'not a valid selector operator'));
-    }
-    errs.push(...validateLabelName(e.key, `${p}.key`));
-    if (!allowInvalidLabelValue) {
-      values.forEach((v, j) => {
-        for (const m of isValidLabelValue(v)) errs.push(fieldErr.invalid(`${p}.values[${j}]`, v, m));
-      });
-    }
-  });
-  return errs;
-}
+// Validation of label maps and LabelSelector objects lives in validation/labels.ts; re-exported for callers.
+export { validateLabelName, validateLabels, validateLabelSelector } from './validation/labels.js';
 
 // ---- field selectors (pkg/fields/selector.go) ----
 

@@ -23,12 +23,6 @@ export function newUid(): string {
   return randomUUID();
 }
 
-/** Everything but metadata and status: what decides whether the generation moves. */
-export function specOf(obj: KubeObject): string {
-  const { metadata: _m, status: _s, ...rest } = obj;
-  return JSON.stringify(rest);
-}
-
 /** Copies the metadata an update may not set from the stored object (BeforeUpdate + strategy rules). */
 export function carrySystemMeta(obj: KubeObject, old: KubeObject): void {
   const m = obj.metadata;

@@ -190,7 +190,8 @@ export class ResourceHandler {
         object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun,
       };
       await this.cfg.admission?.admit(attrs, this.server.lookup);
-      const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old) ?? [])] : strategy.validate?.(obj) ?? [];
+      const sctx = { now: this.cfg.clock.now(), subresource: subresource || undefined };
+      const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
       if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
       await this.cfg.admission?.validate(attrs, this.server.lookup);
       const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;

@@ -9,7 +9,7 @@ import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
 import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
 import type { WatchCache } from '../storage/watch-cache.js';
 import { rfc3339, type Clock } from '../util/clock.js';
-import { carrySystemMeta, generateName, jsonEqual, newUid, specOf } from './object-meta.js';
+import { carrySystemMeta, generateName, jsonEqual, newUid } from './object-meta.js';
 
 export interface ListParams {
   filter?: (obj: KubeObject) => boolean;
@@ -139,8 +139,8 @@ export class ResourceStore {
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (this.decl.strategy.generation) meta.generation = 1;
-    else delete meta.generation;
+    // The strategy's prepareForCreate sets generation 1 for resources that track it.
+    delete meta.generation;
     this.decl.strategy.prepareForCreate?.(obj, ctx);
     await hooks.beforeCreate?.(obj);
     if (params.dryRun) {
@@ -195,7 +195,6 @@ export class ResourceStore {
       carrySystemMeta(obj, old);
       const ctx: StrategyContext = { now: this.clock.now(), subresource: params.subresource };
       if (!params.skipStrategy) this.decl.strategy.prepareForUpdate?.(obj, old, ctx);
-      if (this.decl.strategy.generation && specOf(obj) !== specOf(old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
       await hooks.beforeUpdate?.(obj, old);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       // A no-op write keeps the resourceVersion, as kube-apiserver's GuaranteedUpdate does.

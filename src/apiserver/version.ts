@@ -1,6 +1,9 @@
 // The Kubernetes version winkube reports (/version, node kubeletVersion): one place, so every component agrees.
 
-export const KUBE_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.1' } as const;
+import { KUBERNETES_VERSION } from '../api/version.js';
+
+const [major, minor] = KUBERNETES_VERSION.slice(1).split('.');
+export const KUBE_VERSION = { major, minor, gitVersion: KUBERNETES_VERSION } as const;
 
 export function versionInfo(): object {
   return {

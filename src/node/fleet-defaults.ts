@@ -6,12 +6,27 @@ import {
   type NodeProfile,
 } from './profile.js';
 
-/** Known Windows Server releases: build → product name and a recent UBR (docs "Windows containers in Kubernetes"). */
-export const WINDOWS_RELEASES: Record<string, { osImage: string; ubr: number }> = {
-  '10.0.17763': { osImage: 'Windows Server 2019 Datacenter', ubr: 6893 },
-  '10.0.20348': { osImage: 'Windows Server 2022 Datacenter', ubr: 3453 },
-  '10.0.26100': { osImage: 'Windows Server 2025 Datacenter', ubr: 3476 },
+/**
+ * Known Windows Server releases: build → product name, a recent UBR (docs "Windows containers in Kubernetes") and
+ * the LTSC tag of the base images built for it.
+ */
+export const WINDOWS_RELEASES: Record<string, { osImage: string; ubr: number; ltscTag: string }> = {
+  '10.0.17763': { osImage: 'Windows Server 2019 Datacenter', ubr: 6893, ltscTag: 'ltsc2019' },
+  '10.0.20348': { osImage: 'Windows Server 2022 Datacenter', ubr: 3453, ltscTag: 'ltsc2022' },
+  '10.0.26100': { osImage: 'Windows Server 2025 Datacenter', ubr: 3476, ltscTag: 'ltsc2025' },
 };
+
+/**
+ * Images a Windows node starts with: the pause image plus the Server Core and Nano Server base images of its own
+ * build, which cloud Windows node images ship pre-pulled (the AKS Windows VHD notes list them as cached images) because
+ * pulling multi-GB base layers at pod start takes minutes. Node status reports them, so the scheduler's
+ * ImageLocality score steers build-specific images towards matching nodes, as it does on real clusters.
+ */
+export function windowsPreloadedImages(build: string): string[] {
+  const tag = WINDOWS_RELEASES[build]?.ltscTag;
+  const base = tag ? [`mcr.microsoft.com/windows/servercore:${tag}`, `mcr.microsoft.com/windows/nanoserver:${tag}`] : [];
+  return ['registry.k8s.io/pause:3.10', ...base];
+}
 
 export interface Addressing {
   /** Cluster pod CIDR (kube-controller-manager --cluster-cidr); default 10.244.0.0/16 (flannel's). */
@@ -84,7 +99,7 @@ export function windowsProfile(name: string, index: number, build: string, over:
     labels: {},
     taints: [],
     roles: [],
-    preloadedImages: ['registry.k8s.io/pause:3.10'],
+    preloadedImages: windowsPreloadedImages(build),
     ...addressesFor(index),
     ...over,
   };

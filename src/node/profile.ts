@@ -1,13 +1,14 @@
 // NodeProfile: everything that makes one emulated node what it is, and the allocatable arithmetic derived from it.
 
 import type { Taint } from 'kubernetes-types/core/v1.js';
+import { KUBERNETES_VERSION } from '../api/version.js';
 import { formatQuantity, parseQuantity, subQuantity, type Quantity } from '../api/quantity.js';
 
 /**
  * The Kubernetes version every emulated kubelet reports by default. The API server's /version must say the same
  * (gitVersion), so kubectl does not warn about skew; import this constant rather than spelling the string again.
  */
-export const DEFAULT_KUBELET_VERSION = 'v1.33.1';
+export const DEFAULT_KUBELET_VERSION = KUBERNETES_VERSION;
 export const DEFAULT_CONTAINERD_VERSION = '1.7.27';
 export const DEFAULT_DOCKER_VERSION = '20.10.24';
 

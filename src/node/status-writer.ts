@@ -14,8 +14,9 @@ interface Slot {
   uid: string;
   pending?: PodStatus;
   inFlight: boolean;
-  /** Last status the server accepted, to skip writes that change nothing. */
-  written?: string;
+  /** The most recent status asked for (sent, in flight or pending): an identical request is a no-op, which also
+   * stops the echo of our own write (watch event → resync → same status) from causing another write. */
+  latest?: string;
   waiters: (() => void)[];
 }
 
@@ -44,7 +45,9 @@ export class StatusWriter {
       slot = { uid, inFlight: false, waiters: [] };
       this.slots.set(key, slot);
     }
-    if (JSON.stringify(status) === slot.written && !slot.inFlight) return;
+    const json = JSON.stringify(status);
+    if (json === slot.latest) return;
+    slot.latest = json;
     const wasQueued = slot.pending !== undefined;
     slot.pending = status;
     if (!slot.inFlight && !wasQueued) this.ready.push(key);
@@ -87,7 +90,6 @@ export class StatusWriter {
     try {
       // A merge patch of the whole status; the uid guards against writing onto a recreated pod of the same name.
       await this.opts.client.patch(R.pods, namespace, name, 'merge', { metadata: { uid: slot.uid }, status }, { subresource: 'status' });
-      slot.written = JSON.stringify(status);
     } catch (err) {
       if (!isNotFound(err)) {
         this.opts.logger.debug('pod status write failed; will retry', { pod: key, err: String(err) });

@@ -1,6 +1,7 @@
 // SchedulerConfig: what a profile enables and how the queue behaves, with kube-scheduler's defaults
 // (pkg/scheduler/apis/config/v1/default_plugins.go, defaults.go).
 
+import { KUBERNETES_VERSION } from '../api/version.js';
 import type { PluginEntry } from './framework/runtime.js';
 import { names } from './plugins/names.js';
 import { DEFAULT_SCHEDULER_NAME } from './types.js';
@@ -52,8 +53,8 @@ export function defaultPlugins(kubernetesVersion: string): PluginEntry[] {
   return list;
 }
 
-/** The version winkube's kubelets report by default (src/node/profile.ts DEFAULT_KUBELET_VERSION). */
-export const DEFAULT_KUBERNETES_VERSION = 'v1.33.1';
+/** The version winkube emulates by default (the kubelets report it too). */
+export const DEFAULT_KUBERNETES_VERSION = KUBERNETES_VERSION;
 
 export function resolveConfig(cfg: SchedulerConfig): ResolvedConfig {
   const kubernetesVersion = cfg.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;

@@ -6,6 +6,7 @@ import { CycleState } from './framework/cycle-state.js';
 import { FitError, newDiagnosis } from './framework/fit-error.js';
 import type { NodeInfo } from './framework/node-info.js';
 import type { Framework } from './framework/runtime.js';
+import { Status } from './framework/status.js';
 import type { Pod } from './types.js';
 
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
@@ -60,23 +61,37 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
 
   const want = numFeasibleNodesToFind(s.percentageOfNodesToScore, nodes.length);
   const feasible: NodeInfo[] = [];
-  const start = s.nextStartNodeIndex % nodes.length;
+  // Rejections are kept as parallel arrays and turned into the diagnosis map only if no node fits: on the common
+  // path (some node fits) nobody reads them, and a Map insert per rejected node was a measurable cost.
+  const rejectedNodes: NodeInfo[] = [];
+  const rejectedStatuses: Status[] = [];
+  const n = nodes.length;
+  const start = s.nextStartNodeIndex % n;
+  const fw = s.framework;
   let processed = 0;
-  for (; processed < nodes.length && feasible.length < want; processed++) {
-    const ni = nodes[(start + processed) % nodes.length]!;
-    const st = s.framework.runFilterPlugins(state, pod, ni);
-    if (st.isSuccess()) {
+  for (let i = start; processed < n && feasible.length < want; processed++) {
+    const ni = nodes[i]!;
+    if (++i === n) i = 0;
+    const st = fw.runFilterPlugins(state, pod, ni);
+    if (st === Status.SUCCESS || st.isSuccess()) {
       feasible.push(ni);
     } else if (st.isRejected()) {
-      diagnosis.nodeToStatus.set(ni.name, st);
-      diagnosis.unschedulablePlugins.add(st.plugin);
+      rejectedNodes.push(ni);
+      rejectedStatuses.push(st);
     } else {
       throw st.cause instanceof Error ? st.cause : new Error(`running ${JSON.stringify(st.plugin)} filter plugin: ${st.message()}`);
     }
   }
-  s.nextStartNodeIndex = (start + processed) % nodes.length;
+  s.nextStartNodeIndex = (start + processed) % n;
 
-  if (feasible.length === 0) throw new FitError(nodes.length, diagnosis);
+  if (feasible.length === 0) {
+    for (let i = 0; i < rejectedNodes.length; i++) {
+      const st = rejectedStatuses[i]!;
+      diagnosis.nodeToStatus.set(rejectedNodes[i]!.name, st);
+      diagnosis.unschedulablePlugins.add(st.plugin);
+    }
+    throw new FitError(n, diagnosis);
+  }
   if (feasible.length === 1) return { state, suggestedHost: feasible[0]!.name, evaluatedNodes: processed, feasibleNodes: 1 };
 
   const ps = s.framework.runPreScorePlugins(state, pod, feasible);

@@ -88,10 +88,10 @@ export class Kubectl {
     this.cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
   }
 
-  run(args: string[], input?: string, timeoutMs = 30_000): KubectlResult {
+  run(args: string[], input?: string, timeoutMs = 30_000, env: Record<string, string> = {}): KubectlResult {
     const r = spawnSync(this.bin, [...args, '--cache-dir', this.cacheDir], {
       encoding: 'utf8', input, timeout: timeoutMs,
-      env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir },
+      env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir, ...env },
     });
     return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
   }

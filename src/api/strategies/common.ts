@@ -46,8 +46,8 @@ export function updateGeneration(obj: KubeObject, old: KubeObject, ctx?: Strateg
 }
 
 /**
- * The update check most kinds use: ValidateObjectMetaUpdate, the create-time rules on the new object (less
- * its metadata, already covered), then any update-only rules.
+ * The update check most kinds use (ValidateSecretUpdate, ValidateConfigMapUpdate, ...): ValidateObjectMetaUpdate,
+ * the update-only rules, then the create-time rules on the new object less its metadata (already covered).
  */
 export function updateValidator(
   validate: (obj: KubeObject) => FieldError[],
@@ -55,7 +55,7 @@ export function updateValidator(
 ): (obj: KubeObject, old: KubeObject) => FieldError[] {
   return (obj, old) => [
     ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-    ...validate(obj).filter((e) => !e.field.startsWith('metadata.')),
     ...(extra ? extra(obj, old) : []),
+    ...validate(obj).filter((e) => !e.field.startsWith('metadata.')),
   ];
 }

@@ -5,9 +5,10 @@ import type { ConfigMap, LimitRange, Namespace, Node, ResourceQuota, Secret, Ser
 import type { Strategy, StrategyContext } from '../interfaces.js';
 import type { KubeObject } from '../types.js';
 import {
-  validateConfigMap, validateEndpoints, validateImmutablePayload, validateLimitRange, validateNamespace,
-  validateNamespaceStatus, validateNode, validateNodeUpdate, validateResourceQuota, validateSecret, validateServiceAccount,
+  validateConfigMap, validateImmutablePayload, validateNamespace,
+  validateNamespaceStatus, validateNode, validateNodeUpdate, validateSecret, validateServiceAccount,
 } from '../validation/core-misc.js';
+import { validateEndpoints, validateLimitRange, validateResourceQuota } from '../validation/core-policy.js';
 import { validateImmutable, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { as, copyField, isStatusWrite, keepStatusOrSpec, updateValidator } from './common.js';
 

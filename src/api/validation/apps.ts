@@ -5,7 +5,8 @@ import type { Deployment, DeploymentStrategy, ReplicaSet } from 'kubernetes-type
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
-import { labelSelectorAsSelector, validateLabelSelector, type Selector } from '../labels.js';
+import { labelSelectorAsSelector, type Selector } from '../labels.js';
+import { validateLabelSelector } from './labels.js';
 import type { ObjectMeta } from '../types.js';
 import { goLabelSelector, goStringMap } from './go-value.js';
 import { isValidPercent, nameIsDNSSubdomain } from './names.js';

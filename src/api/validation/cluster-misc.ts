@@ -13,7 +13,7 @@ import { SUPPORTED_PORT_PROTOCOLS, validateDNS1123Label } from './containers.js'
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from './names.js';
 import { validateImmutable, validateObjectMeta } from './object-meta.js';
 import { validatePreemptionPolicy, validateTolerations } from './pod-spec.js';
-import { validateLabels } from '../labels.js';
+import { validateLabels } from './labels.js';
 
 const meta = (o: { metadata?: unknown }) => o.metadata as ObjectMeta | undefined;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');

@@ -2,7 +2,7 @@
 // and the fields an update may not change (k8s.io/apimachinery/pkg/api/validation/objectmeta.go, generic.go).
 
 import { FieldError, fieldErr } from '../errors.js';
-import { validateLabels } from '../labels.js';
+import { validateLabels } from './labels.js';
 import type { ObjectMeta, OwnerReference } from '../types.js';
 import { GoValue } from './go-value.js';
 import { isDNS1123Label, isQualifiedName, type NameValidator } from './names.js';

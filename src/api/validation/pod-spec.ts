@@ -3,7 +3,7 @@
 
 import type { PodSpec, Toleration, Volume } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
-import { validateLabelName, validateLabels } from '../labels.js';
+import { validateLabelName, validateLabels } from './labels.js';
 import { validateContainers, validateDNS1123Label, validateInitContainers } from './containers.js';
 import { inclusiveRangeError, isDNS1123Subdomain, isValidLabelValue } from './names.js';
 

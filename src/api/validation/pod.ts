@@ -4,7 +4,7 @@
 
 import type { Container, ContainerStatus, Pod, PodSpec, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
-import { validateLabels } from '../labels.js';
+import { validateLabels } from './labels.js';
 import type { ObjectMeta } from '../types.js';
 import { inclusiveRangeError, isDNS1123Subdomain, nameIsDNSSubdomain } from './names.js';
 import { deepEqual, validateAnnotations, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
-import { validateLabels } from '../labels.js';
+import { validateLabels } from './labels.js';
 import type { ObjectMeta } from '../types.js';
 import { SUPPORTED_PORT_PROTOCOLS, validateDNS1123Label } from './containers.js';
 import { goStrings, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';

@@ -21,6 +21,11 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /**
+   * Warnings for the client (PodSecurity `warn`), sent as `Warning: 299 - "<text>"` response headers when the request
+   * succeeds. The API server supplies the array; plugins push to it.
+   */
+  warnings?: string[];
 }
 
 /** Read access to current cluster state, for plugins that look things up (namespaces, RuntimeClasses, …). */

@@ -33,7 +33,7 @@ export abstract class QueueController implements Controller {
   async start(): Promise<void> {
     if (this.running) return;
     await Promise.all(this.informersToSync().map((i) => i.waitForSync()));
-    this.logger.info('starting controller', { controller: this.name, workers: this.workers });
+    this.logger.debug('starting controller', { controller: this.name, workers: this.workers });
     this.running = runWorkers(this.queue, this.workers, (k) => this.reconcile(k), this.logger);
   }
 

@@ -1,10 +1,17 @@
 // CycleState: per-attempt scratch space plugins share between their extension points (framework CycleState).
 
+import type { FilterPlugin } from '../interfaces.js';
+
 export class CycleState {
   private readonly data = new Map<string, unknown>();
   /** Plugins whose PreFilter / PreScore returned Skip, so their Filter / Score is not run this cycle. */
   readonly skipFilterPlugins = new Set<string>();
   readonly skipScorePlugins = new Set<string>();
+  /**
+   * The Filter plugins left after PreFilter's Skips, worked out once per cycle by the framework rather than once
+   * per node; the framework resets it whenever PreFilter runs.
+   */
+  activeFilters?: readonly FilterPlugin[];
 
   write(key: string, value: unknown): void {
     this.data.set(key, value);
@@ -18,5 +25,10 @@ export class CycleState {
 
   has(key: string): boolean {
     return this.data.has(key);
+  }
+
+  /** One map lookup instead of has + read, for Filter/Score code that runs once per node. */
+  get<T>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
   }
 }

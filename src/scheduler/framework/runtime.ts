@@ -62,6 +62,7 @@ export class Framework {
 
   /** The first rejection wins; Skip marks the plugin's Filter as not needed this cycle. */
   runPreFilterPlugins(state: CycleState, pod: Pod): Status {
+    state.activeFilters = undefined;
     for (const pl of this.preFilter) {
       const s = guard(() => pl.preFilter(state, pod));
       if (s.isSkip()) {
@@ -75,13 +76,26 @@ export class Framework {
 
   /** Runs filters in profile order and stops at the first that says no: each node has one failing plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, node: NodeInfo): Status {
-    const skip = state.skipFilterPlugins;
-    for (const pl of this.filter) {
-      if (skip.size && skip.has(pl.name)) continue;
-      const s = guard(() => pl.filter(state, pod, node));
-      if (!s.isSuccess()) return s.withPlugin(pl.name);
+    // This runs once per node per attempt (thousands of times a cycle): no closures, no per-call allocation.
+    const list = state.activeFilters ?? this.activeFilters(state);
+    for (let i = 0; i < list.length; i++) {
+      const pl = list[i]!;
+      let s: Status;
+      try {
+        s = pl.filter(state, pod, node);
+      } catch (err) {
+        s = Status.error(err);
+      }
+      if (s !== Status.SUCCESS && !s.isSuccess()) return s.withPlugin(pl.name);
     }
     return Status.SUCCESS;
+  }
+
+  private activeFilters(state: CycleState): readonly FilterPlugin[] {
+    const skip = state.skipFilterPlugins;
+    const list = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name));
+    state.activeFilters = list;
+    return list;
   }
 
   /** Joins the reasons of every plugin that could not help, as RunPostFilterPlugins does. */

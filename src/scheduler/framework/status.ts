@@ -52,7 +52,16 @@ export class Status {
     return this.reasons.join(', ');
   }
 
+  /**
+   * The same status stamped with a plugin name. Statuses are immutable, so the stamped copy is remembered: a plugin
+   * that returns one shared rejection for thousands of nodes costs one allocation, not one per node.
+   */
   withPlugin(plugin: string): Status {
-    return plugin === this.plugin ? this : new Status(this.code, this.reasons, plugin, this.cause);
+    if (plugin === this.plugin) return this;
+    const s = this.stamped;
+    if (s !== undefined && s.plugin === plugin) return s;
+    return (this.stamped = new Status(this.code, this.reasons, plugin, this.cause));
   }
+
+  private stamped?: Status;
 }

@@ -13,6 +13,8 @@ export const NAME = 'NodeAffinity';
 export const ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector";
 const PRE_FILTER_KEY = `PreFilter${NAME}`;
 const PRE_SCORE_KEY = `PreScore${NAME}`;
+/** Statuses are immutable, so every rejected node shares one. */
+const REJECTED = Status.unresolvable(ERR_REASON_POD);
 
 interface RequiredState {
   selector: [string, string][];
@@ -22,7 +24,8 @@ interface RequiredState {
 
 /** Whether a node satisfies the pod's nodeSelector and required node affinity (GetRequiredNodeAffinity().Match). */
 export function requiredMatches(req: RequiredState, nodeName: string, labels: Readonly<Record<string, string>>): boolean {
-  for (const [k, v] of req.selector) if (labels[k] !== v) return false;
+  const sel = req.selector;
+  for (let i = 0; i < sel.length; i++) if (labels[sel[i]![0]] !== sel[i]![1]) return false;
   return req.terms === undefined || matchAnyTerm(req.terms, nodeName, labels);
 }
 
@@ -43,8 +46,8 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   }
 
   filter(state: CycleState, pod: Pod, node: NodeInfo): Status {
-    const req = state.has(PRE_FILTER_KEY) ? state.read<RequiredState>(PRE_FILTER_KEY) : compileRequired(pod);
-    return requiredMatches(req, node.name, node.labels) ? Status.SUCCESS : Status.unresolvable(ERR_REASON_POD);
+    const req = state.get<RequiredState>(PRE_FILTER_KEY) ?? compileRequired(pod);
+    return requiredMatches(req, node.name, node.labels) ? Status.SUCCESS : REJECTED;
   }
 
   preScore(state: CycleState, pod: Pod): Status {

@@ -22,8 +22,8 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin {
   }
 
   filter(state: CycleState, pod: Pod, node: NodeInfo): Status {
-    const ports = state.has(PRE_FILTER_KEY) ? state.read<HostPort[]>(PRE_FILTER_KEY) : podHostPorts(pod);
     if (node.usedPorts.size === 0) return Status.SUCCESS;
+    const ports = state.get<HostPort[]>(PRE_FILTER_KEY) ?? podHostPorts(pod);
     for (const p of ports) if (node.usedPorts.conflicts(p)) return Status.unschedulable(ERR_REASON);
     return Status.SUCCESS;
   }

@@ -7,7 +7,7 @@ import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
-import { fitsRequest } from './fit.js';
+import { fits, fitsRequest } from './fit.js';
 import { allocatableAndRequested, DEFAULT_RESOURCES, leastAllocated, mostAllocated, type ResourceSpec } from './scoring.js';
 
 export const NAME = 'NodeResourcesFit';
@@ -39,7 +39,8 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   filter(state: CycleState, pod: Pod, node: NodeInfo): Status {
-    const req = state.has(PRE_FILTER_KEY) ? state.read<Resource>(PRE_FILTER_KEY) : podRequests(pod);
+    const req = state.get<Resource>(PRE_FILTER_KEY) ?? podRequests(pod);
+    if (fits(req, node, this.ignored)) return Status.SUCCESS;
     const insufficient = fitsRequest(req, node, this.ignored);
     if (insufficient.length === 0) return Status.SUCCESS;
     return Status.unschedulable(...insufficient.map((r) => r.reason));

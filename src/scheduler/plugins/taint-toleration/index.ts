@@ -6,7 +6,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import { Status } from '../../framework/status.js';
 import type { FilterPlugin, Handle, NodeScore, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod, Taint, Toleration } from '../../types.js';
-import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../util/tolerations.js';
+import { tolerationsTolerateTaint } from '../../util/tolerations.js';
 import { atLeast, type KubeVersion } from '../../util/version.js';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../helper/normalize-score.js';
 
@@ -26,17 +26,28 @@ export function untoleratedTaintReason(v: KubeVersion, taint: Taint): string {
   return `node(s) had taint {${taint.key}: ${taint.value ?? ''}}, that the pod didn't tolerate`;
 }
 
-const hard = (): boolean => true;
-
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = NAME;
+  /** One rejection per taint object: a fleet shares a handful of taints, so the reason is formatted once each. */
+  private readonly rejections = new WeakMap<Taint, Status>();
   constructor(private readonly handle: Pick<Handle, 'kubernetesVersion' | 'logger'>) {}
 
+  /** NodeInfo.hardTaints holds only NoSchedule/NoExecute taints, the ones the filter considers. */
   filter(_s: CycleState, pod: Pod, node: NodeInfo): Status {
-    if (node.hardTaints.length === 0) return Status.SUCCESS;
-    const taint = findMatchingUntoleratedTaint(node.hardTaints, pod.spec?.tolerations, hard);
-    if (!taint) return Status.SUCCESS;
-    return Status.unresolvable(untoleratedTaintReason(this.handle.kubernetesVersion, taint));
+    const taints = node.hardTaints;
+    if (taints.length === 0) return Status.SUCCESS;
+    const tolerations = pod.spec?.tolerations;
+    for (let i = 0; i < taints.length; i++) {
+      const taint = taints[i]!;
+      if (!tolerationsTolerateTaint(tolerations, taint)) return this.rejection(taint);
+    }
+    return Status.SUCCESS;
+  }
+
+  private rejection(taint: Taint): Status {
+    let s = this.rejections.get(taint);
+    if (!s) this.rejections.set(taint, (s = Status.unresolvable(untoleratedTaintReason(this.handle.kubernetesVersion, taint))));
+    return s;
   }
 
   /** Only tolerations that can match PreferNoSchedule (that effect or none) matter for scoring. */
