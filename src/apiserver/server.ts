@@ -189,8 +189,9 @@ export function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Query booleans parse like Go's strconv.ParseBool (the Python client sends `watch=True`). */
 export function isTrue(v: string | undefined): boolean {
-  return v === 'true' || v === '1';
+  return v === '1' || v === 't' || v === 'T' || v === 'true' || v === 'True' || v === 'TRUE';
 }
 
 export type { KubeObject };

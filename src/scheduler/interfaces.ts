@@ -32,6 +32,13 @@ export interface PreFilterPlugin extends Plugin {
 /** Says whether the pod may run on one node. Called once per node, so it must be cheap. */
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, node: NodeInfo): Status;
+  /**
+   * Optional promise: this filter's answer depends only on the Node object (name, labels, taints, spec) and on the
+   * returned string, never on the pods placed on the node or on other plugins' cycle state. The framework then
+   * remembers the answer per node and key until the Node object changes, so pods that ask the same thing (every
+   * replica of a Deployment, every pod of a RuntimeClass) are not re-checked against thousands of unchanged nodes.
+   */
+  nodeStaticKey?(pod: Pod): string;
 }
 
 /** Runs when no node passed the filters, e.g. to preempt; the statuses say why each node failed. */

@@ -1,6 +1,8 @@
 // Every resource's Strategy, keyed `<plural>` for the core group and `<group>/<plural>` otherwise.
 
 import type { Strategy } from '../interfaces.js';
+// Registers the Windows/OS pod rules on validation/pod-spec.ts's POD_OS_VALIDATORS seam (side effect only).
+import '../validation/windows/index.js';
 import {
   endpointSliceStrategy, eventStrategy, eventsV1Strategy, leaseStrategy, priorityClassStrategy, runtimeClassStrategy,
 } from './cluster-misc.js';

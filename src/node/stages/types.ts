@@ -60,8 +60,13 @@ export interface StageTimings {
   minPullMs: number;
 }
 
+/**
+ * Default emulation timings: short, so CI runs in seconds (a real Windows sandbox takes seconds to create). The
+ * Pending → ContainerCreating → Running steps stay visible to `kubectl get pods -w`; `winkube.io/*` pod annotations
+ * (behaviour.ts) and these timings make them as slow as a real node when a test needs that.
+ */
 export const DEFAULT_TIMINGS: StageTimings = {
-  sandbox: 300, create: 100, start: 100, pullErrorResync: 1000, pullBytesPerSecond: 200_000_000, minPullMs: 300,
+  sandbox: 150, create: 50, start: 50, pullErrorResync: 1000, pullBytesPerSecond: 200_000_000, minPullMs: 300,
 };
 
 export type EventType = 'Normal' | 'Warning';

@@ -1,6 +1,18 @@
 // CycleState: per-attempt scratch space plugins share between their extension points (framework CycleState).
 
 import type { FilterPlugin } from '../interfaces.js';
+import type { Pod } from '../types.js';
+
+/**
+ * How Filter runs this cycle: `memoized` is the leading run of active filters that declare nodeStaticKey (their
+ * combined answer is remembered per node under `memoKey`), `rest` the filters after it, in profile order.
+ */
+export interface FilterPlan {
+  pod: Pod;
+  memoized: readonly FilterPlugin[];
+  memoKey: number;
+  rest: readonly FilterPlugin[];
+}
 
 export class CycleState {
   private readonly data = new Map<string, unknown>();
@@ -11,7 +23,7 @@ export class CycleState {
    * The Filter plugins left after PreFilter's Skips, worked out once per cycle by the framework rather than once
    * per node; the framework resets it whenever PreFilter runs.
    */
-  activeFilters?: readonly FilterPlugin[];
+  activeFilters?: FilterPlan;
 
   write(key: string, value: unknown): void {
     this.data.set(key, value);

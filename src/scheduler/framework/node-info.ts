@@ -3,6 +3,7 @@
 
 import type { Node, Pod, Taint } from '../types.js';
 import { podKey } from '../types.js';
+import type { Status } from './status.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
 import { addTo, emptyResource, podRequests, resourceFromList, type Resource } from './resource.js';
 
@@ -34,11 +35,17 @@ export class NodeInfo {
   images = new Map<string, number>();
   /** Bumped on every change; lets callers notice a NodeInfo moved under them. */
   generation = 0;
+  /**
+   * Remembered answers of the node-static filters (FilterPlugin.nodeStaticKey), by interned key. Emptied whenever
+   * the Node object changes; bounded, since keys that name one node (DaemonSet pods) would otherwise pile up.
+   */
+  readonly staticFilterMemo = new Map<number, Status>();
 
   constructor(readonly name: string) {}
 
   setNode(node: Node): void {
     this.node = node;
+    this.staticFilterMemo.clear();
     this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
     this.taints = node.spec?.taints ?? [];
     this.hardTaints = this.taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');

@@ -7,7 +7,7 @@ import {
   type ScorePlugin, type NodeScore,
 } from '../interfaces.js';
 import type { Pod } from '../types.js';
-import type { CycleState } from './cycle-state.js';
+import type { CycleState, FilterPlan } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Registry } from './registry.js';
 import { Status } from './status.js';
@@ -30,6 +30,8 @@ const has = <K extends string>(p: Plugin, ...methods: K[]): boolean =>
 
 export class Framework {
   readonly handle: Handle;
+  /** Distinguishes this profile's memo keys from another framework's over the same NodeInfos. */
+  private readonly id = `fw${nextFrameworkId++}`;
   queueSort?: QueueSortPlugin;
   readonly preFilter: PreFilterPlugin[] = [];
   readonly filter: FilterPlugin[] = [];
@@ -77,25 +79,40 @@ export class Framework {
   /** Runs filters in profile order and stops at the first that says no: each node has one failing plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, node: NodeInfo): Status {
     // This runs once per node per attempt (thousands of times a cycle): no closures, no per-call allocation.
-    const list = state.activeFilters ?? this.activeFilters(state);
-    for (let i = 0; i < list.length; i++) {
-      const pl = list[i]!;
-      let s: Status;
-      try {
-        s = pl.filter(state, pod, node);
-      } catch (err) {
-        s = Status.error(err);
+    let plan = state.activeFilters;
+    if (plan === undefined || plan.pod !== pod) plan = this.planFilters(state, pod);
+    if (plan.memoized.length) {
+      const memo = node.staticFilterMemo;
+      let s = memo.get(plan.memoKey);
+      if (s === undefined) {
+        s = runFilters(plan.memoized, state, pod, node);
+        // Only definite answers are remembered; an Error is retried next time.
+        if (s.isSuccess() || s.isRejected()) {
+          if (memo.size >= MEMO_PER_NODE) memo.clear();
+          memo.set(plan.memoKey, s);
+        }
       }
-      if (s !== Status.SUCCESS && !s.isSuccess()) return s.withPlugin(pl.name);
+      if (s !== Status.SUCCESS) return s;
     }
-    return Status.SUCCESS;
+    return runFilters(plan.rest, state, pod, node);
   }
 
-  private activeFilters(state: CycleState): readonly FilterPlugin[] {
+  /** Splits the active filters into the memoizable prefix and the rest, and interns the prefix's combined key. */
+  private planFilters(state: CycleState, pod: Pod): FilterPlan {
     const skip = state.skipFilterPlugins;
     const list = skip.size === 0 ? this.filter : this.filter.filter((pl) => !skip.has(pl.name));
-    state.activeFilters = list;
-    return list;
+    // Only a prefix: a node keeps being reported under the first plugin that rejects it, exactly as without memo.
+    let k = 0;
+    while (k < list.length && typeof list[k]!.nodeStaticKey === 'function') k++;
+    let memoKey = -1;
+    if (k > 0) {
+      let key = this.id;
+      for (let i = 0; i < k; i++) key += `\u0001${list[i]!.name}\u0002${list[i]!.nodeStaticKey!(pod)}`;
+      memoKey = internMemoKey(key);
+    }
+    const plan: FilterPlan = { pod, memoized: list.slice(0, k), memoKey, rest: list.slice(k) };
+    state.activeFilters = plan;
+    return plan;
   }
 
   /** Joins the reasons of every plugin that could not help, as RunPostFilterPlugins does. */
@@ -133,16 +150,22 @@ export class Framework {
     const totals = new Array<number>(nodes.length).fill(0);
     for (const { plugin, weight } of this.score) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: plugin.score(state, pod, n) }));
-      if (plugin.normalizeScore) {
-        const s = plugin.normalizeScore(state, pod, scores);
-        if (!s.isSuccess()) throw new Error(`running Normalize on Score plugins: plugin ${JSON.stringify(plugin.name)} failed with: ${s.message()}`);
+      if (!plugin.normalizeScore) {
+        // No normalisation step: add straight into the totals without a NodeScore per node.
+        for (let i = 0; i < nodes.length; i++) {
+          const v = plugin.score(state, pod, nodes[i]!);
+          if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
+          totals[i]! += v * weight;
+        }
+        continue;
       }
+      const scores: NodeScore[] = new Array<NodeScore>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) scores[i] = { name: nodes[i]!.name, score: plugin.score(state, pod, nodes[i]!) };
+      const s = plugin.normalizeScore(state, pod, scores);
+      if (!s.isSuccess()) throw new Error(`running Normalize on Score plugins: plugin ${JSON.stringify(plugin.name)} failed with: ${s.message()}`);
       for (let i = 0; i < scores.length; i++) {
         const v = scores[i]!.score;
-        if (v < 0 || v > MAX_NODE_SCORE) {
-          throw new Error(`plugin ${JSON.stringify(plugin.name)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
-        }
+        if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
         totals[i]! += v * weight;
       }
     }
@@ -176,6 +199,42 @@ export class Framework {
     }
     return new Status('Error', ['no bind plugin accepted the pod']);
   }
+}
+
+function invalidScore(plugin: string, v: number): Error {
+  return new Error(`plugin ${JSON.stringify(plugin)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
+}
+
+/** Runs filters in order; the first non-success, stamped with its plugin, is the answer. */
+function runFilters(list: readonly FilterPlugin[], state: CycleState, pod: Pod, node: NodeInfo): Status {
+  for (let i = 0; i < list.length; i++) {
+    const pl = list[i]!;
+    let s: Status;
+    try {
+      s = pl.filter(state, pod, node);
+    } catch (err) {
+      s = Status.error(err);
+    }
+    if (s !== Status.SUCCESS && !s.isSuccess()) return s.withPlugin(pl.name);
+  }
+  return Status.SUCCESS;
+}
+
+// Memo bounds: answers kept per node, and distinct keys interned before the table starts over (ids are never reused,
+// so entries under forgotten ids are simply never read again and go when their node's memo is next cleared).
+const MEMO_PER_NODE = 64;
+const MAX_INTERNED_KEYS = 4096;
+const internedKeys = new Map<string, number>();
+let nextMemoKey = 0;
+let nextFrameworkId = 0;
+
+function internMemoKey(key: string): number {
+  let id = internedKeys.get(key);
+  if (id === undefined) {
+    if (internedKeys.size >= MAX_INTERNED_KEYS) internedKeys.clear();
+    internedKeys.set(key, (id = nextMemoKey++));
+  }
+  return id;
 }
 
 /** An exception from a plugin is unexpected: it becomes an Error status rather than escaping the cycle. */

@@ -50,6 +50,13 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     return requiredMatches(req, node.name, node.labels) ? Status.SUCCESS : REJECTED;
   }
 
+  /** The answer depends on the node's name and labels, and on the pod's nodeSelector and required affinity. */
+  nodeStaticKey(pod: Pod): string {
+    const sel = pod.spec?.nodeSelector;
+    const req = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    return sel || req ? JSON.stringify([sel ?? null, req ?? null]) : '';
+  }
+
   preScore(state: CycleState, pod: Pod): Status {
     const preferred = pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [];
     const terms: { weight: number; term: CompiledTerm }[] = [];

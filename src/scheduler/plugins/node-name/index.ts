@@ -16,6 +16,11 @@ export class NodeName implements FilterPlugin {
     if (want && want !== node.name) return Status.unresolvable(ERR_REASON);
     return Status.SUCCESS;
   }
+
+  /** The answer depends on the node's name only. */
+  nodeStaticKey(pod: Pod): string {
+    return pod.spec?.nodeName ?? '';
+  }
 }
 
 export const create = (): NodeName => new NodeName();

@@ -7,14 +7,19 @@ import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
 import type { PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
-import { allocatableAndRequested, balancedAllocation, DEFAULT_RESOURCES, type ResourceSpec } from '../node-resources-fit/scoring.js';
+import {
+  allocatableAndRequested, balancedAllocation, balancedAllocationDefault, DEFAULT_RESOURCES, isDefaultResources, type ResourceSpec,
+} from '../node-resources-fit/scoring.js';
 
 export const NAME = 'NodeResourcesBalancedAllocation';
 const PRE_SCORE_KEY = `PreScore${NAME}`;
 
 export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = NAME;
-  constructor(private readonly resources: readonly ResourceSpec[] = DEFAULT_RESOURCES) {}
+  private readonly isDefault: boolean;
+  constructor(private readonly resources: readonly ResourceSpec[] = DEFAULT_RESOURCES) {
+    this.isDefault = isDefaultResources(resources);
+  }
 
   /** A best-effort pod changes no balance, so the plugin skips it. */
   preScore(state: CycleState, pod: Pod): Status {
@@ -27,7 +32,9 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   }
 
   score(state: CycleState, _pod: Pod, node: NodeInfo): number {
-    const [alloc, req] = allocatableAndRequested(node, state.read<Resource>(PRE_SCORE_KEY), this.resources, true);
+    const pod = state.read<Resource>(PRE_SCORE_KEY);
+    if (this.isDefault) return balancedAllocationDefault(node, pod);
+    const [alloc, req] = allocatableAndRequested(node, pod, this.resources, true);
     return balancedAllocation(alloc, req);
   }
 }

@@ -8,7 +8,9 @@ import { Status } from '../../framework/status.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
 import { fits, fitsRequest } from './fit.js';
-import { allocatableAndRequested, DEFAULT_RESOURCES, leastAllocated, mostAllocated, type ResourceSpec } from './scoring.js';
+import {
+  allocatableAndRequested, DEFAULT_RESOURCES, isDefaultResources, leastAllocated, leastAllocatedDefault, mostAllocated, type ResourceSpec,
+} from './scoring.js';
 
 export const NAME = 'NodeResourcesFit';
 const PRE_FILTER_KEY = `PreFilter${NAME}`;
@@ -24,6 +26,8 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   private readonly ignored: Set<string>;
   private readonly resources: readonly ResourceSpec[];
   private readonly scorer: typeof leastAllocated;
+  /** The default strategy and resources: scored by the allocation-free path. */
+  private readonly leastDefault: boolean;
 
   constructor(args: NodeResourcesFitArgs = {}) {
     this.ignored = new Set(args.ignoredResources ?? []);
@@ -31,6 +35,7 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     const type = args.scoringStrategy?.type ?? 'LeastAllocated';
     if (type !== 'LeastAllocated' && type !== 'MostAllocated') throw new Error(`scoring strategy ${String(type)} is not supported`);
     this.scorer = type === 'MostAllocated' ? mostAllocated : leastAllocated;
+    this.leastDefault = type === 'LeastAllocated' && isDefaultResources(this.resources);
   }
 
   preFilter(state: CycleState, pod: Pod): Status {
@@ -52,7 +57,9 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   score(state: CycleState, _pod: Pod, node: NodeInfo): number {
-    const [alloc, req] = allocatableAndRequested(node, state.read<Resource>(PRE_SCORE_KEY), this.resources, false);
+    const pod = state.read<Resource>(PRE_SCORE_KEY);
+    if (this.leastDefault) return leastAllocatedDefault(node, pod);
+    const [alloc, req] = allocatableAndRequested(node, pod, this.resources, false);
     return this.scorer(alloc, req, this.resources);
   }
 }

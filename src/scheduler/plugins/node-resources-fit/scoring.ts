@@ -42,6 +42,38 @@ export function allocatableAndRequested(node: NodeInfo, pod: Resource, specs: re
   return [alloc, req];
 }
 
+/** True for the default cpu+memory, weight 1 each, which the *Default functions below compute without arrays. */
+export function isDefaultResources(specs: readonly ResourceSpec[]): boolean {
+  return specs.length === 2 && specs[0]!.name === 'cpu' && specs[0]!.weight === 1 && specs[1]!.name === 'memory' && specs[1]!.weight === 1;
+}
+
+/** leastAllocated(allocatableAndRequested(node, pod, DEFAULT_RESOURCES, false)) without allocating: runs per node. */
+export function leastAllocatedDefault(node: NodeInfo, pod: Resource): number {
+  const a = node.allocatable, r = node.nonZeroRequested;
+  let score = 0, weights = 0;
+  if (a.milliCPU !== 0) {
+    const req = r.milliCPU + pod.milliCPU;
+    score += req > a.milliCPU ? 0 : Math.trunc(((a.milliCPU - req) * MAX_NODE_SCORE) / a.milliCPU);
+    weights++;
+  }
+  if (a.memory !== 0) {
+    const req = r.memory + pod.memory;
+    score += req > a.memory ? 0 : Math.trunc(((a.memory - req) * MAX_NODE_SCORE) / a.memory);
+    weights++;
+  }
+  return weights === 0 ? 0 : Math.trunc(score / weights);
+}
+
+/** balancedAllocation(allocatableAndRequested(node, pod, DEFAULT_RESOURCES, true)) without allocating. */
+export function balancedAllocationDefault(node: NodeInfo, pod: Resource): number {
+  const a = node.allocatable, r = node.requested;
+  // With one resource (or none) on the node the standard deviation is 0.
+  if (a.milliCPU === 0 || a.memory === 0) return MAX_NODE_SCORE;
+  const fc = Math.min(1, (r.milliCPU + pod.milliCPU) / a.milliCPU);
+  const fm = Math.min(1, (r.memory + pod.memory) / a.memory);
+  return Math.trunc((1 - Math.abs((fc - fm) / 2)) * MAX_NODE_SCORE);
+}
+
 /** Weighted mean of per-resource scores over resources the node has; integer math as in Go. */
 function weighted(alloc: number[], req: number[], specs: readonly ResourceSpec[], f: (r: number, c: number) => number): number {
   let score = 0, weights = 0;

@@ -10,6 +10,7 @@ import { tolerationsTolerateTaint } from '../../util/tolerations.js';
 
 export const NAME = 'NodeUnschedulable';
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
+const REJECTED = Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
 const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 export class NodeUnschedulable implements FilterPlugin {
@@ -17,7 +18,12 @@ export class NodeUnschedulable implements FilterPlugin {
   filter(_s: CycleState, pod: Pod, node: NodeInfo): Status {
     if (!node.node?.spec?.unschedulable) return Status.SUCCESS;
     if (tolerationsTolerateTaint(pod.spec?.tolerations, UNSCHEDULABLE_TAINT)) return Status.SUCCESS;
-    return Status.unresolvable(ERR_REASON_UNSCHEDULABLE);
+    return REJECTED;
+  }
+
+  /** The answer depends on spec.unschedulable and on whether the pod tolerates the cordon taint. */
+  nodeStaticKey(pod: Pod): string {
+    return tolerationsTolerateTaint(pod.spec?.tolerations, UNSCHEDULABLE_TAINT) ? 't' : '';
   }
 }
 

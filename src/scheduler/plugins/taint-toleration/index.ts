@@ -26,6 +26,11 @@ export function untoleratedTaintReason(v: KubeVersion, taint: Taint): string {
   return `node(s) had taint {${taint.key}: ${taint.value ?? ''}}, that the pod didn't tolerate`;
 }
 
+function hasSoftTaint(n: NodeInfo): boolean {
+  for (const t of n.taints) if (t.effect === 'PreferNoSchedule') return true;
+  return false;
+}
+
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = NAME;
   /** One rejection per taint object: a fleet shares a handful of taints, so the reason is formatted once each. */
@@ -44,6 +49,12 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return Status.SUCCESS;
   }
 
+  /** The answer depends on the node's taints and the pod's tolerations only. */
+  nodeStaticKey(pod: Pod): string {
+    const t = pod.spec?.tolerations;
+    return t && t.length ? JSON.stringify(t) : '';
+  }
+
   private rejection(taint: Taint): Status {
     let s = this.rejections.get(taint);
     if (!s) this.rejections.set(taint, (s = Status.unresolvable(untoleratedTaintReason(this.handle.kubernetesVersion, taint))));
@@ -51,7 +62,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   }
 
   /** Only tolerations that can match PreferNoSchedule (that effect or none) matter for scoring. */
-  preScore(state: CycleState, pod: Pod): Status {
+  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[] = []): Status {
+    // No feasible node has a PreferNoSchedule taint: every node would score the same, so scoring changes nothing.
+    if (!nodes.some(hasSoftTaint)) return Status.SKIP;
     const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
     state.write(PRE_SCORE_KEY, tolerations);
     return Status.SUCCESS;
