@@ -14,6 +14,8 @@ interface PodRule {
   isForbidden(spec: PodSpec, sc: PodSecurityContext): boolean;
 }
 
+const rec = (o: object) => o as Record<string, unknown>;
+
 const scField = (name: keyof PodSecurityContext): PodRule =>
   ({ field: `securityContext.${name}`, isForbidden: (_s, sc) => isSet(sc[name]) });
 
@@ -47,7 +49,6 @@ const CONTAINER_FIELDS: (keyof SecurityContext)[] = [
   'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup',
 ];
 
-const rec = (o: object) => o as Record<string, unknown>;
 
 /** validateWindows: every Linux-only field that is set is Forbidden, pod level first, then each container. */
 export function validateWindows(spec: PodSpec, path: string): FieldError[] {

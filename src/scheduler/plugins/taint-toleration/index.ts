@@ -62,9 +62,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   }
 
   /** Only tolerations that can match PreferNoSchedule (that effect or none) matter for scoring. */
-  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[] = []): Status {
+  preScore(state: CycleState, pod: Pod, nodes?: readonly NodeInfo[]): Status {
     // No feasible node has a PreferNoSchedule taint: every node would score the same, so scoring changes nothing.
-    if (!nodes.some(hasSoftTaint)) return Status.SKIP;
+    if (nodes && !nodes.some(hasSoftTaint)) return Status.SKIP;
     const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
     state.write(PRE_SCORE_KEY, tolerations);
     return Status.SUCCESS;
