@@ -6,6 +6,7 @@ import https from 'node:https';
 import type { WatchEvent } from '../api/types.js';
 import { checkResponse, createClient } from './client.js';
 import type { ApiRequest, ApiResponse, Client, Transport, WatchStream } from './interfaces.js';
+import { decodeResponse, internalStatus } from './http-response.js';
 import { LineSplitter } from './json-lines.js';
 import { loadKubeconfig, type KubeconfigTarget, type LoadOptions } from './kubeconfig.js';
 
@@ -89,7 +90,7 @@ export class HttpTransport implements Transport {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           try {
-            resolve(decode(res, Buffer.concat(chunks)));
+            resolve(decodeResponse(res, Buffer.concat(chunks)));
           } catch (err) {
             reject(err);
           }
@@ -127,7 +128,7 @@ export class HttpTransport implements Transport {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             try {
-              checkResponse(decode(res, Buffer.concat(chunks)));
+              checkResponse(decodeResponse(res, Buffer.concat(chunks)));
               reject(new Error(`watch ${req.path}: unexpected status ${status}`));
             } catch (err) {
               reject(err);
@@ -191,34 +192,6 @@ export class HttpTransport implements Transport {
     }
     return new TransportError(`Unable to connect to the server: ${err.message}`, code, host, { cause: err });
   }
-}
-
-/** JSON bodies are parsed; text stays a string and anything else (protobuf) a Buffer, as in-process answers are. */
-function decode(res: http.IncomingMessage, raw: Buffer): ApiResponse {
-  const status = res.statusCode ?? 0;
-  const contentType = res.headers['content-type'];
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  const base = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  let body: unknown = raw;
-  if (raw.length === 0) body = undefined;
-  else if (base === 'application/json' || base.endsWith('+json')) {
-    const text = raw.toString('utf8');
-    try {
-      body = JSON.parse(text);
-    } catch (err) {
-      // An error page that is not JSON still maps to a generic StatusError by code; a 2xx must parse.
-      if (status >= 200 && status < 300) throw new Error(`invalid JSON in the response from the server: ${(err as Error).message}`);
-      body = text;
-    }
-  } else if (base.startsWith('text/') || base === '') {
-    body = raw.toString('utf8');
-  }
-  return { status, body, contentType, headers };
-}
-
-function internalStatus(message: string): WatchEvent['object'] {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 } as unknown as WatchEvent['object'];
 }
 
 /** Transport options from a kubeconfig's context. */

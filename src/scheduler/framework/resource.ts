@@ -2,7 +2,30 @@
 // (framework/types.go Resource; k8s.io/component-helpers/resource PodRequests).
 
 import type { Container, Pod } from '../types.js';
-import { milliValue, value } from '../util/quantity.js';
+import { milliValue as qMilli, tryParseQuantity, unitValue } from '../../api/quantity.js';
+
+// A cluster uses a handful of distinct quantity strings ("100m", "128Mi", "110"), and the shared parser is exact
+// (BigInt nano-units), so each string is converted once. Bounded in case a workload varies them endlessly.
+const MAX_MEMO = 4096;
+const milliMemo = new Map<string | number, number>();
+const unitMemo = new Map<string | number, number>();
+
+function convert(memo: Map<string | number, number>, s: string | number, f: typeof unitValue): number {
+  let v = memo.get(s);
+  if (v === undefined) {
+    const q = tryParseQuantity(s);
+    // Malformed quantities cannot pass API validation; count them as 0 rather than failing the cycle.
+    v = q ? f(q) : 0;
+    if (memo.size >= MAX_MEMO) memo.clear();
+    memo.set(s, v);
+  }
+  return v;
+}
+
+/** Quantity.MilliValue(): cpu in millicores, rounded up. */
+const milliValue = (s: string | number): number => convert(milliMemo, s, qMilli);
+/** Quantity.Value(): bytes or counts, rounded up. */
+const value = (s: string | number): number => convert(unitMemo, s, unitValue);
 
 /** cpu in millicores, memory and ephemeral-storage in bytes, pods as a count, everything else (extended) in `scalar`. */
 export interface Resource {

@@ -1,23 +1,35 @@
-// Node selector matching as k8s.io/component-helpers/scheduling/corev1/nodeaffinity: terms are ORed, requirements
-// within a term ANDed, a term with no requirements (or one that fails to parse) matches nothing.
-// TODO(merge): label requirement parsing could share src/api/labels.ts once it exists.
+// Node selector terms as k8s.io/component-helpers/scheduling/corev1/nodeaffinity matches them: terms are ORed,
+// requirements within a term ANDed, and a term with no requirements (or one that fails to parse) matches nothing.
+// Label requirements are built and matched by the shared src/api/labels.ts (labels.NewRequirement / Matches).
 
+import { newRequirement, requirementMatches, SelectorError, type Operator, type Requirement } from '../../api/labels.js';
 import type { NodeSelectorRequirement, NodeSelectorTerm } from '../types.js';
 
 type Labels = Readonly<Record<string, string>>;
 
-/** A compiled term; `null` when the term is invalid (kube drops such terms with an error). */
+/** A parsed term: label requirements plus `metadata.name` field requirements. */
 export interface CompiledTerm {
-  labels: NodeSelectorRequirement[];
+  labels: Requirement[];
   fields: NodeSelectorRequirement[];
 }
 
-const INT = /^[+-]?\d+$/;
+// nodeSelectorRequirementsAsSelector's operator mapping (pkg/apis/core/v1/helper/helpers.go).
+const OPS: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
 
+/** Parses a term; `null` when any requirement is invalid (kube drops such terms and logs the error). */
 export function compileTerm(term: NodeSelectorTerm): CompiledTerm | null {
-  const labels = term.matchExpressions ?? [];
+  const labels: Requirement[] = [];
+  for (const r of term.matchExpressions ?? []) {
+    const op = OPS[r.operator];
+    if (!op) return null;
+    try {
+      labels.push(newRequirement(r.key, op, [...(r.values ?? [])]));
+    } catch (err) {
+      if (err instanceof SelectorError) return null;
+      throw err;
+    }
+  }
   const fields = term.matchFields ?? [];
-  for (const r of labels) if (!validLabelRequirement(r)) return null;
   // Only metadata.name with In/NotIn and exactly one value is a valid field requirement (nodeaffinity.go).
   for (const f of fields) {
     if (f.key !== 'metadata.name' || (f.operator !== 'In' && f.operator !== 'NotIn') || f.values?.length !== 1) return null;
@@ -25,37 +37,9 @@ export function compileTerm(term: NodeSelectorTerm): CompiledTerm | null {
   return { labels, fields };
 }
 
-function validLabelRequirement(r: NodeSelectorRequirement): boolean {
-  const n = r.values?.length ?? 0;
-  switch (r.operator) {
-    case 'In': case 'NotIn': return n > 0;
-    case 'Exists': case 'DoesNotExist': return n === 0;
-    case 'Gt': case 'Lt': return n === 1 && INT.test(r.values![0]!);
-    default: return false;
-  }
-}
-
-/** One requirement against a node's labels (apimachinery labels.Requirement.Matches). */
-export function matchRequirement(r: NodeSelectorRequirement, labels: Labels): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const v = has ? labels[r.key]! : '';
-  switch (r.operator) {
-    case 'In': return has && r.values!.includes(v);
-    case 'NotIn': return !has || !r.values!.includes(v);
-    case 'Exists': return has;
-    case 'DoesNotExist': return !has;
-    case 'Gt': case 'Lt': {
-      if (!has || !INT.test(v)) return false;
-      const a = Number(v), b = Number(r.values![0]);
-      return r.operator === 'Gt' ? a > b : a < b;
-    }
-    default: return false;
-  }
-}
-
 export function matchCompiledTerm(t: CompiledTerm, nodeName: string, labels: Labels): boolean {
   if (t.labels.length === 0 && t.fields.length === 0) return false;
-  for (const r of t.labels) if (!matchRequirement(r, labels)) return false;
+  for (const r of t.labels) if (!requirementMatches(r, labels)) return false;
   for (const f of t.fields) {
     const inList = f.values![0] === nodeName;
     if (f.operator === 'In' ? !inList : inList) return false;
