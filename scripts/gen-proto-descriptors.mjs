@@ -19,7 +19,7 @@
 //   others are checked against it: a field number that changed meaning between releases aborts the run).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { gunzipSync, constants as zc } from 'node:zlib';
+import { inflateRawSync, constants as zc } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,10 +40,15 @@ const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 // meta/v1 kinds a client may send as a request body (DeleteOptions on DELETE, options kinds).
 const META_ROOTS = ['DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'Status'];
 
-// Inline fields we know of (`json:",inline"` in k8s.io/api/core/v1/types.go); the detector must find exactly these.
+// Inline fields we know of (`json:",inline"` in staging/src/k8s.io/api/{core,networking,admissionregistration}/v1/
+// types.go); the detector must find exactly these, so a new embedded struct upstream is reviewed by a person.
 const EXPECTED_INLINE = [
   'core.v1.Volume.volumeSource', 'core.v1.PersistentVolumeSpec.persistentVolumeSource',
   'core.v1.Probe.handler', 'core.v1.EphemeralContainer.ephemeralContainerCommon',
+  ...['ConfigMapEnvSource', 'ConfigMapKeySelector', 'ConfigMapProjection', 'ConfigMapVolumeSource', 'SecretEnvSource',
+    'SecretKeySelector', 'SecretProjection'].map((m) => `core.v1.${m}.localObjectReference`),
+  'networking.v1.IngressRule.ingressRuleValue', 'admissionregistration.v1.RuleWithOperations.rule',
+  'admissionregistration.v1.NamedRuleWithOperations.ruleWithOperations',
 ];
 
 // FieldDescriptorProto.Type -> our scalar names (descriptor.proto).
@@ -89,6 +94,20 @@ const str = (fs, n) => fs.find((f) => f.field === n)?.bytes?.toString('utf8');
 const num = (fs, n) => { const f = fs.find((x) => x.field === n); return f?.value === undefined ? undefined : Number(f.value); };
 const all = (fs, n) => fs.filter((f) => f.field === n).map((f) => readFields(f.bytes));
 
+/**
+ * Inflates the one gzip member at `at` (RFC 1952). Raw inflate stops at the end of the deflate stream, so a
+ * member that happens to sit right before another one is not glued to it (gunzip would decode both).
+ */
+function inflateMember(data, at) {
+  const flags = data[at + 3];
+  let p = at + 10;
+  if (flags & 4) p += 2 + data.readUInt16LE(p); // FEXTRA
+  if (flags & 8) p = data.indexOf(0, p) + 1; // FNAME
+  if (flags & 16) p = data.indexOf(0, p) + 1; // FCOMMENT
+  if (flags & 2) p += 2; // FHCRC
+  return inflateRawSync(data.subarray(p, p + 1_000_000), { finishFlush: zc.Z_SYNC_FLUSH });
+}
+
 /** FileDescriptorProtos embedded in a Go binary, keyed by file name. */
 function descriptorsIn(binary) {
   const data = readFileSync(binary);
@@ -97,8 +116,7 @@ function descriptorsIn(binary) {
   for (let i = data.indexOf(magic); i >= 0; i = data.indexOf(magic, i + 1)) {
     let raw;
     try {
-      // Members are not length-prefixed; inflate a generous window and stop at the member's end.
-      raw = gunzipSync(data.subarray(i, i + 1_000_000), { finishFlush: zc.Z_SYNC_FLUSH });
+      raw = inflateMember(data, i);
     } catch {
       continue;
     }
@@ -161,7 +179,7 @@ for (const { binary, msgs: other } of fileSets.slice(1)) {
 }
 
 const schemas = JSON.parse(readFileSync(schemasFile, 'utf8'));
-const schemaOf = (full) => schemas[`io.${full.replace(/^\./, '')}`];
+const schemaOf = (full) => schemas[full.replace(/^\.?k8s\.io\./, 'io.k8s.')]; // k8s.io.api.X -> io.k8s.api.X
 
 // Reachable messages from every message of the chosen packages and the meta/v1 roots.
 const wanted = new Set();
@@ -200,7 +218,22 @@ function typeSpec(f) {
   return s;
 }
 
+/** JSON names a message contributes to its parent's object: inline fields are replaced by their own fields. */
+function flatNames(full, depth = 0) {
+  const m = msgs.get(full);
+  if (!m || depth > 4) return [];
+  const schema = schemaOf(full);
+  const props = schema?.properties ? new Set(Object.keys(schema.properties)) : undefined;
+  return m.fields.flatMap((f) => {
+    if (!props || props.has(f.name) || f.type !== TYPE_MESSAGE) return [f.name];
+    const inner = flatNames(f.typeName.replace(/^\./, ''), depth + 1);
+    return inner.length && inner.every((k) => props.has(k)) ? inner : [f.name];
+  });
+}
+
 const inlineFound = [];
+const renamed = [];
+const noSchema = [];
 const nameMismatches = [];
 const out = {};
 for (const name of [...wanted].sort()) {
@@ -208,20 +241,29 @@ for (const name of [...wanted].sort()) {
   const schema = schemaOf(name);
   const props = schema?.properties ? new Set(Object.keys(schema.properties)) : undefined;
   const required = new Set(schema?.required ?? []);
+  if (!props) noSchema.push(short(name));
   out[short(name)] = m.fields.map((f) => {
     let flags = '';
+    let jsonName = f.name;
+    // A few proto names differ from the Go json tag only in case (Variable.Name, BoundObjectReference.uID).
+    const sameButCase = props && !props.has(f.name) && [...props].find((k) => k.toLowerCase() === f.name.toLowerCase());
+    if (sameButCase) {
+      jsonName = sameButCase;
+      renamed.push(`${short(name)}.${f.name} -> ${jsonName}`);
+    }
     if (f.label === LABEL_REPEATED && !typeSpec(f).startsWith('map<')) flags += 'r';
     if (f.nullable && f.label !== LABEL_REPEATED) flags += 'p';
     if (required.has(f.name)) flags += 'k';
     if (props && f.type === TYPE_MESSAGE && !props.has(f.name)) {
-      const inner = schemaOf(f.typeName)?.properties;
-      if (inner && Object.keys(inner).length && Object.keys(inner).every((k) => props.has(k))) {
+      // Embedded types have no OpenAPI definition of their own (they are inlined there too): use their proto fields.
+      const inner = flatNames(f.typeName.replace(/^\./, ''));
+      if (!sameButCase && inner.length && inner.every((k) => props.has(k))) {
         flags += 'i';
         inlineFound.push(`${short(name)}.${f.name}`);
       }
     }
-    if (props && !props.has(f.name) && !flags.includes('i')) nameMismatches.push(`${short(name)}.${f.name}`);
-    return flags ? [f.number, f.name, typeSpec(f), flags] : [f.number, f.name, typeSpec(f)];
+    if (props && !props.has(jsonName) && !flags.includes('i')) nameMismatches.push(`${short(name)}.${f.name}`);
+    return flags ? [f.number, jsonName, typeSpec(f), flags] : [f.number, jsonName, typeSpec(f)];
   });
 }
 
@@ -242,4 +284,6 @@ const doc = {
 writeFileSync(outFile, JSON.stringify(doc) + '\n');
 console.log(`${Object.keys(out).length} messages -> ${outFile} (${JSON.stringify(doc).length} bytes)`);
 console.log(`inline: ${inlineFound.join(', ')}`);
+console.log(`renamed to the OpenAPI (json tag) spelling: ${renamed.join(', ')}`);
+console.log(`no OpenAPI schema to check against (${noSchema.length}): ${noSchema.join(', ')}`);
 console.log(`proto names not in the OpenAPI schema (${nameMismatches.length}): ${nameMismatches.join(', ')}`);

@@ -5,6 +5,7 @@ import { fieldErr, StatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
+import { addWarnings } from './admission/warnings.js';
 import type { ServerRequest, ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
 import { chooseRendering, decodeBody, patchTypeOf } from './negotiate.js';
@@ -187,13 +188,14 @@ export class ResourceHandler {
       if (!subresource) strategy.defaults?.(obj);
       const attrs: AdmissionAttributes = {
         operation, decl: ctx.decl, namespace: namespace ?? '', name: obj.metadata.name ?? '', subresource,
-        object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun,
+        object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
       };
       await this.cfg.admission?.admit(attrs, this.server.lookup);
       const sctx = { now: this.cfg.clock.now(), subresource: subresource || undefined };
       const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
       if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
       await this.cfg.admission?.validate(attrs, this.server.lookup);
+      addWarnings(ctx.headers, attrs.warnings);
       const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
       if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
     };

@@ -74,6 +74,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
     const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles });
     await agent.start();
+    controlPlane.setNodeProxy({ handle: (node, path) => agent.proxy(node, path) });
     stops.push(() => agent.stop());
     out.nodes = agent;
     out.nodeCount = profiles.length;

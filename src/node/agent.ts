@@ -15,6 +15,7 @@ import { ACTIONS } from './stages/actions.js';
 import { StageEngine } from './stages/engine.js';
 import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
+import { kubeletConfigz } from './configz.js';
 import { StatusWriter } from './status-writer.js';
 
 export const NODE_NAME_INDEX = 'spec.nodeName';
@@ -88,6 +89,20 @@ export class NodeAgent {
     if (this.ownsInformers) this.informers.stop();
   }
 
+  /**
+   * Answers the node endpoints the API server proxies (`/api/v1/nodes/<n>/proxy/<path>`), as the kubelet's HTTPS
+   * server does: /configz, /healthz.
+   */
+  async proxy(node: string, path: string[]): Promise<{ status: number; body: unknown; contentType?: string }> {
+    const k = this.kubelets.get(node);
+    if (!k) return { status: 503, body: notFoundStatus(`no kubelet for node "${node}" in this agent`) };
+    switch (path.join('/')) {
+      case 'configz': return { status: 200, body: kubeletConfigz(k.profile) };
+      case 'healthz': return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
+      default: return { status: 404, body: '404 page not found\n', contentType: 'text/plain; charset=utf-8' };
+    }
+  }
+
   kubelet(name: string): Kubelet | undefined {
     return this.kubelets.get(name);
   }
@@ -101,6 +116,10 @@ export class NodeAgent {
     const node = p.spec?.nodeName;
     return node ? this.kubelets.get(node) : undefined;
   }
+}
+
+function notFoundStatus(message: string): object {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'ServiceUnavailable', code: 503 };
 }
 
 /** Informer objects are untyped KubeObjects; pods from the pods informer are Pods. */

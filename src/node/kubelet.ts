@@ -39,7 +39,7 @@ export interface KubeletOptions {
 
 export class Kubelet {
   readonly name: string;
-  private readonly profile: NodeProfile;
+  readonly profile: NodeProfile;
   private readonly images = new Set<string>();
   private readonly ipam: HostLocalAllocator;
   private readonly pods = new Map<string, PodRuntime>();

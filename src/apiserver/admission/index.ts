@@ -1,13 +1,27 @@
-// The admission plugins winkube enables, in kube-apiserver's order (pkg/kubeapiserver/options/plugins.go).
+// The admission plugins winkube enables, in kube-apiserver's order (pkg/kubeapiserver/options/plugins.go
+// AllOrderedPlugins): ResourceQuota goes last so it only charges for requests every other plugin let through.
 
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 import { AdmissionChain, type AdmissionPlugin } from './interfaces.js';
+import { limitRanger } from './limit-ranger.js';
 import { namespaceLifecycle } from './namespace-lifecycle.js';
+import { podSecurity } from './pod-security.js';
 import { priority } from './priority.js';
+import { resourceQuota } from './resource-quota.js';
+import { runtimeClass } from './runtime-class.js';
 import { serviceAccount } from './service-account.js';
 
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
-  return [namespaceLifecycle(), serviceAccount(), defaultTolerationSeconds(), priority()];
+  return [
+    namespaceLifecycle(),
+    limitRanger(),
+    serviceAccount(),
+    podSecurity(),
+    priority(),
+    defaultTolerationSeconds(),
+    runtimeClass(),
+    resourceQuota(),
+  ];
 }
 
 export function defaultAdmission(): AdmissionChain {

@@ -6,7 +6,6 @@
 import type { Container, Namespace, Pod, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { fieldErr, StatusError, type FieldError } from '../../api/errors.js';
-import type { KubeObject } from '../../api/types.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from './interfaces.js';
 import { BASELINE_CHECKS } from './pod-security-baseline.js';
 import { evaluatePod, forbiddenDetail, LATEST, levelVersionString, type Check, type Level, type LevelVersion } from './pod-security-policy.js';
@@ -152,5 +151,3 @@ export function podSecurity(opts: PodSecurityOptions = {}): AdmissionPlugin {
     },
   };
 }
-
-export type { KubeObject };

@@ -14,11 +14,11 @@ const ctr = (requests?: Record<string, string>, limits?: Record<string, string>)
 const pod = (name: string, c: Container = ctr(), extra: Partial<Pod['spec']> = {}, phase?: string): Pod =>
   ({ metadata: { name, namespace: 'default', resourceVersion: '1' }, spec: { containers: [c], ...extra }, ...(phase ? { status: { phase } } : {}) });
 
-async function create(objects: Record<string, unknown[]>, resource: string, obj: { metadata: { name: string } }, plugin = resourceQuota()): Promise<void> {
+async function create(objects: Record<string, unknown[]>, resource: string, obj: unknown, plugin = resourceQuota()): Promise<void> {
   await plugin.validate!(attrs(resource, obj), fakeLookup(objects));
 }
 
-const cases: { name: string; objects: Record<string, unknown[]>; resource?: string; obj: { metadata: { name: string } }; message?: string }[] = [
+const cases: { name: string; objects: Record<string, unknown[]>; resource?: string; obj: unknown; message?: string }[] = [
   { name: 'pod count within quota', objects: { resourcequotas: [quota({ pods: '2' })], pods: [pod('a')] }, obj: pod('b') },
   {
     name: 'pod count exceeded',
@@ -75,7 +75,7 @@ const cases: { name: string; objects: Record<string, unknown[]>; resource?: stri
     name: 'load balancers',
     resource: 'services',
     objects: { resourcequotas: [quota({ 'services.loadbalancers': '0', services: '10' })] },
-    obj: { metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } } as { metadata: { name: string } },
+    obj: { metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } },
     message: 'services "lb" is forbidden: exceeded quota: q, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0',
   },
   { name: 'BestEffort-scoped quota ignores burstable pods', objects: { resourcequotas: [quota({ pods: '0' }, { scopes: ['BestEffort'] })] }, obj: pod('a', ctr({ cpu: '1' })) },
@@ -110,10 +110,10 @@ test('an admitted create holds its reservation until it shows up in the cache', 
   const plugin = resourceQuota({ now: () => t });
   const lookup = fakeLookup({ resourcequotas: [quota({ pods: '1' })] });
   await plugin.validate!(attrs('pods', pod('a')), lookup);
-  await assert.rejects(plugin.validate!(attrs('pods', pod('b')), lookup), /exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1/);
+  await assert.rejects(async () => plugin.validate!(attrs('pods', pod('b')), lookup), /exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1/);
   // Once stored the pod is counted from the cache, not twice.
   lookup.add('pods', pod('a'));
-  await assert.rejects(plugin.validate!(attrs('pods', pod('b')), lookup), /used: pods=1,/);
+  await assert.rejects(async () => plugin.validate!(attrs('pods', pod('b')), lookup), /used: pods=1,/);
   // A reservation whose write never landed lapses.
   const lookup2 = fakeLookup({ resourcequotas: [quota({ pods: '1' })] });
   await plugin.validate!(attrs('pods', pod('c')), lookup2);
@@ -133,7 +133,7 @@ test('service updates pay only for growth', async () => {
   const old = { metadata: { name: 's', namespace: 'default', resourceVersion: '3' }, spec: { type: 'ClusterIP', ports: [{ port: 80 }] } };
   const lookup = fakeLookup({ resourcequotas: [quota({ services: '1', 'services.nodeports': '1' })], services: [old] });
   const grown = { ...old, spec: { type: 'NodePort', ports: [{ port: 80 }, { port: 81 }] } };
-  await assert.rejects(plugin.validate!(attrs('services', grown, { operation: 'UPDATE', oldObject: old }), lookup),
+  await assert.rejects(async () => plugin.validate!(attrs('services', grown, { operation: 'UPDATE', oldObject: old }), lookup),
     /services "s" is forbidden: exceeded quota: q, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1/);
   await plugin.validate!(attrs('services', { ...old, metadata: { ...old.metadata, labels: { a: 'b' } } }, { operation: 'UPDATE', oldObject: old }), lookup);
 });

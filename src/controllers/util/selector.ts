@@ -1,52 +1,39 @@
-// Label selector matching for controllers (metav1.LabelSelectorAsSelector semantics).
-// Private helper: src/api/labels.ts did not exist when this was written; switch to it once it lands.
+// Label selector helpers for controllers, over the shared selector implementation in src/api/labels.ts.
 
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import { labelSelectorAsSelector, SelectorError, selectorFromSet, type Selector } from '../../api/labels.js';
 
 type Labels = Record<string, string> | undefined;
+
+/** A selector that cannot be converted selects nothing, as a conversion error does in kube's controllers. */
+function asSelector(sel: LabelSelector | undefined): Selector | undefined {
+  try {
+    return labelSelectorAsSelector(sel);
+  } catch (err) {
+    if (err instanceof SelectorError) return undefined;
+    throw err;
+  }
+}
 
 /**
  * Whether `labels` match a metav1.LabelSelector. An absent selector matches nothing and an empty one matches
  * everything (apimachinery pkg/apis/meta/v1/helpers.go LabelSelectorAsSelector).
  */
 export function selectorMatches(sel: LabelSelector | undefined, labels: Labels): boolean {
-  if (!sel) return false;
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (l[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(l, e.key);
-    const values = e.values ?? [];
-    switch (e.operator) {
-      case 'In': if (!has || !values.includes(l[e.key])) return false; break;
-      case 'NotIn': if (has && values.includes(l[e.key])) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false; // an unknown operator selects nothing, as a conversion error would
-    }
-  }
-  return true;
+  return asSelector(sel)?.matches(labels) ?? false;
 }
 
 /** Whether a selector selects everything (an empty LabelSelector). */
 export function selectsEverything(sel: LabelSelector | undefined): boolean {
-  return !!sel && !Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length;
+  return asSelector(sel)?.empty() ?? false;
 }
 
 /** Set-based match of a Service-style map selector (labels.SelectorFromSet): every pair must be present. */
 export function mapSelectorMatches(sel: Record<string, string>, labels: Labels): boolean {
-  const l = labels ?? {};
-  return Object.entries(sel).every(([k, v]) => l[k] === v);
+  return selectorFromSet(sel).matches(labels);
 }
 
 /** The selector in the query-string form the API accepts (`a=b,c in (d,e),!f`). */
 export function selectorString(sel: LabelSelector): string {
-  const parts = Object.entries(sel.matchLabels ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const vals = [...(e.values ?? [])].sort().join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${vals})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${vals})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
+  return asSelector(sel)?.toString() ?? '';
 }

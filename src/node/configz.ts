@@ -1,0 +1,31 @@
+// The kubelet's /configz answer for an emulated node: its KubeletConfiguration as derived from the profile, which the
+// Windows memory_limits e2e test reads to recompute allocatable (test/e2e/windows/memory_limits.go getNodeMemory).
+
+import type { NodeProfile } from './profile.js';
+
+/** pkg/kubelet/server/server.go serves {"kubeletconfig": <KubeletConfiguration>} at /configz. */
+export function kubeletConfigz(p: NodeProfile): object {
+  const windows = p.os === 'windows';
+  return {
+    kubeletconfig: {
+      enableServer: true,
+      podCIDR: p.podCIDR,
+      maxPods: Number(p.capacity.pods ?? 110),
+      kubeReserved: p.kubeReserved,
+      systemReserved: p.systemReserved,
+      evictionHard: p.evictionHard,
+      enforceNodeAllocatable: windows ? ['none'] : ['pods'],
+      cgroupDriver: windows ? '' : 'systemd',
+      cgroupsPerQOS: !windows,
+      containerRuntimeEndpoint: windows ? 'npipe:////./pipe/containerd-containerd' : 'unix:///run/containerd/containerd.sock',
+      clusterDomain: 'cluster.local',
+      clusterDNS: ['10.96.0.10'],
+      registerWithTaints: p.taints.length ? p.taints : undefined,
+      nodeStatusUpdateFrequency: '10s',
+      nodeStatusReportFrequency: '5m0s',
+      nodeLeaseDurationSeconds: 40,
+      failSwapOn: !windows,
+      featureGates: {},
+    },
+  };
+}
