@@ -26,6 +26,7 @@ const built = join(root, 'dist', 'src', 'cli', 'main.js');
 if (!existsSync(built) || statSync(built).mtimeMs < newestMtime(join(root, 'src'))) {
   console.log('winkube: building…');
   run('npx', ['tsc', '-p', 'tsconfig.json']);
+  run(process.execPath, [join(root, 'scripts', 'copy-assets.mjs')]);
 }
 const args = process.argv.slice(2);
 const r = spawnSync(process.execPath, [join(root, 'bin', 'winkube.js'), ...(args.length ? args : ['up'])], { cwd: process.cwd(), stdio: 'inherit' });

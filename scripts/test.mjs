@@ -15,6 +15,7 @@ if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
 }
 const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+spawnSync(process.execPath, [join(root, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit' });
 
 function testsUnder(dir) {
   if (!existsSync(dir)) return [];

@@ -2,6 +2,7 @@
 
 import { parse as parseYaml } from 'yaml';
 import { StatusError } from '../api/errors.js';
+import { decodeKubeProtobuf, KUBE_PROTOBUF_CONTENT_TYPE } from './protobuf/decode.js';
 
 export interface MediaType {
   type: string;
@@ -57,6 +58,7 @@ export function chooseDiscovery(accept: string | undefined): 'v2' | 'v2beta1' | 
 export function decodeBody(raw: Buffer | string | unknown, contentType: string | undefined): unknown {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return raw; // in-process: already an object
+  if (Buffer.isBuffer(raw) && raw.length > 0 && (contentType ?? '').split(';')[0].trim().toLowerCase() === KUBE_PROTOBUF_CONTENT_TYPE) return decodeKubeProtobuf(raw).object;
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return undefined;
   const base = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();

@@ -183,23 +183,30 @@ export class ResourceHandler {
 
   /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */
   hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = ''): WriteHooks {
-    const run = async (obj: KubeObject, old?: KubeObject) => {
-      const { strategy } = ctx.decl;
-      if (!subresource) strategy.defaults?.(obj);
-      const attrs: AdmissionAttributes = {
-        operation, decl: ctx.decl, namespace: namespace ?? '', name: obj.metadata.name ?? '', subresource,
-        object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
-      };
-      await this.cfg.admission?.admit(attrs, this.server.lookup);
-      const sctx = { now: this.cfg.clock.now(), subresource: subresource || undefined };
-      const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
-      if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
-      await this.cfg.admission?.validate(attrs, this.server.lookup);
-      addWarnings(ctx.headers, attrs.warnings);
-      const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
-      if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+    const { strategy } = ctx.decl;
+    // One write runs mutate then validate on the same object; a retried update runs both again.
+    let attrs: AdmissionAttributes | undefined;
+    return {
+      mutate: async (obj, old) => {
+        if (!subresource) strategy.defaults?.(obj);
+        attrs = {
+          operation, decl: ctx.decl, namespace: namespace ?? '', name: obj.metadata.name ?? '', subresource,
+          object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+        };
+        await this.cfg.admission?.admit(attrs, this.server.lookup);
+      },
+      validate: async (obj, old) => {
+        const a = attrs!;
+        a.name = obj.metadata.name ?? a.name;
+        const sctx = { now: this.cfg.clock.now(), subresource: subresource || undefined };
+        const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
+        if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
+        await this.cfg.admission?.validate(a, this.server.lookup);
+        addWarnings(ctx.headers, a.warnings);
+        const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
+        if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+      },
     };
-    return { beforeCreate: (obj) => run(obj), beforeUpdate: (obj, old) => run(obj, old) };
   }
 
   private async create(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
@@ -298,9 +305,11 @@ export class ResourceHandler {
   private async delete(ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
     const opts = this.deleteOptions(ctx);
     const current = await ctx.rs.get(namespace, name);
-    await this.cfg.admission?.validate({
+    const attrs: AdmissionAttributes = {
       operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
-    }, this.server.lookup);
+    };
+    await this.cfg.admission?.admit(attrs, this.server.lookup);
+    await this.cfg.admission?.validate(attrs, this.server.lookup);
     const res = await ctx.rs.delete(namespace, name, { ...opts, dryRun: ctx.dryRun });
     // Pods return the deleted object (ReturnDeletedObject); other resources a Success Status once gone.
     if (res.deleted && !(ctx.decl.plural === 'pods' && !ctx.decl.group)) {

@@ -24,11 +24,14 @@ export interface WriteParams {
   skipStrategy?: boolean;
 }
 
-/** Hooks the API server runs around writes: admission and validation live outside the store. */
+/**
+ * Hooks the API server runs around a write, in kube-apiserver's order: `mutate` (defaulting, mutating admission)
+ * before the strategy prepares the object, `validate` (validation, validating admission, storage work) after it.
+ * Both throw StatusError to reject.
+ */
 export interface WriteHooks {
-  /** Mutating admission + defaulting + validation for create; throws StatusError to reject. */
-  beforeCreate?(obj: KubeObject): Promise<void> | void;
-  beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void> | void;
+  mutate?(obj: KubeObject, old?: KubeObject): Promise<void> | void;
+  validate?(obj: KubeObject, old?: KubeObject): Promise<void> | void;
 }
 
 export interface DeleteParams {
@@ -133,6 +136,7 @@ export class ResourceStore {
     const meta = (obj.metadata ??= {});
     if (this.decl.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
+    await hooks.mutate?.(obj);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     meta.uid = newUid();
     meta.creationTimestamp = rfc3339(ctx.now);
@@ -142,7 +146,7 @@ export class ResourceStore {
     // The strategy's prepareForCreate sets generation 1 for resources that track it.
     delete meta.generation;
     this.decl.strategy.prepareForCreate?.(obj, ctx);
-    await hooks.beforeCreate?.(obj);
+    await hooks.validate?.(obj);
     if (params.dryRun) {
       if (this.cache.get(this.key(namespace, meta.name!))) throw StatusError.alreadyExists(this.decl.group, this.decl.plural, meta.name!);
       return obj;
@@ -193,9 +197,10 @@ export class ResourceStore {
       obj.metadata.name = name;
       if (this.decl.namespaced) obj.metadata.namespace = namespace;
       carrySystemMeta(obj, old);
+      await hooks.mutate?.(obj, old);
       const ctx: StrategyContext = { now: this.clock.now(), subresource: params.subresource };
       if (!params.skipStrategy) this.decl.strategy.prepareForUpdate?.(obj, old, ctx);
-      await hooks.beforeUpdate?.(obj, old);
+      await hooks.validate?.(obj, old);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       // A no-op write keeps the resourceVersion, as kube-apiserver's GuaranteedUpdate does.
       if (jsonEqual(obj, old)) return current;

@@ -11,6 +11,7 @@ import * as endpointslice from './endpointslice/controller.js';
 import * as gc from './garbagecollector/controller.js';
 import * as namespace from './namespace/controller.js';
 import * as replicaset from './replicaset/controller.js';
+import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import type { Controller } from './util/base.js';
 import { ApiEventRecorder, type EventRecorder } from './util/events.js';
@@ -80,7 +81,8 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: endpointslice.NAME, aliases: ['endpointslice'], create: (c) => new endpointslice.EndpointSliceController(c) })
     .register({ name: serviceaccount.NAME, aliases: ['serviceaccount'], create: (c) => new serviceaccount.ServiceAccountController(c) })
     .register({ name: namespace.NAME, aliases: ['namespace'], create: (c) => new namespace.NamespaceController(c) })
-    .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) });
+    .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) })
+    .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) });
 }
 
 export interface ControllerManagerOptions {

@@ -3,13 +3,15 @@
 
 import type { Informer } from '../client/informer.js';
 import type { Cache } from './cache/cache.js';
+import type { Nominator } from './queue/nominator.js';
 import type { SchedulingQueue } from './queue/scheduling-queue.js';
-import type { Node, Pod } from './types.js';
+import { podKey, type Node, type Pod } from './types.js';
 
 export interface HandlerDeps {
   cache: Cache;
   queue: SchedulingQueue;
   schedulerName: string;
+  nominator?: Nominator;
 }
 
 const assigned = (p: Pod): boolean => !!p.spec?.nodeName;
@@ -22,8 +24,15 @@ export function responsibleForPod(p: Pod, schedulerName: string): boolean {
 
 export function addPodHandlers(inf: Informer<Pod>, d: HandlerDeps): void {
   const ours = (p: Pod) => !assigned(p) && responsibleForPod(p, d.schedulerName) && !terminal(p);
+  // Nominations live as long as the pod waits: set from status.nominatedNodeName, dropped once bound or gone.
+  const nominate = (p: Pod) => {
+    if (!d.nominator) return;
+    if (ours(p) && p.status?.nominatedNodeName) d.nominator.add(p, p.status.nominatedNodeName);
+    else d.nominator.remove(podKey(p));
+  };
   inf.addHandler({
     add(p) {
+      nominate(p);
       if (assigned(p)) {
         if (!terminal(p)) d.cache.addPod(p);
       } else if (ours(p)) {
@@ -31,6 +40,7 @@ export function addPodHandlers(inf: Informer<Pod>, d: HandlerDeps): void {
       }
     },
     update(o, p) {
+      if (p.status?.nominatedNodeName !== o.status?.nominatedNodeName || assigned(p) !== assigned(o)) nominate(p);
       if (assigned(p)) {
         if (!assigned(o)) d.queue.delete(o);
         if (terminal(p)) {
@@ -46,6 +56,7 @@ export function addPodHandlers(inf: Informer<Pod>, d: HandlerDeps): void {
       }
     },
     delete(p) {
+      d.nominator?.remove(podKey(p));
       if (assigned(p)) {
         d.cache.removePod(p);
         d.queue.moveAllToActiveOrBackoff('AssignedPodDelete');

@@ -2,7 +2,9 @@
 // k8s.io/kube-scheduler/framework/interface.go. Everything but Bind is synchronous: a cycle reads the cache
 // without yielding, so no informer event can change a NodeInfo half-way through it.
 
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { Client } from '../client/interfaces.js';
+import type { Nominator } from './queue/nominator.js';
 import type { EventRecorder } from '../client/event-recorder.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
@@ -110,6 +112,12 @@ export interface Handle {
   readonly nodeInfos: NodeInfoLister;
   /** Runs the profile's Filter plugins on one node, as preemption needs for its dry runs. */
   runFilterPlugins(state: CycleState, pod: Pod, node: NodeInfo): Status;
+  /** Filter with the node's nominated pods of equal or higher priority counted as placed (RunFilterPluginsWithNominatedPods). */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, node: NodeInfo): Status;
+  /** Pods nominated to nodes by earlier preemptions; absent in unit tests that do not need it. */
+  readonly nominator?: Nominator;
+  /** The cluster's PodDisruptionBudgets; absent (or empty) when the API serves no policy/v1 PodDisruptionBudget. */
+  readonly podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
 }
 
 /** Builds a plugin from its arguments (the profile's pluginConfig entry) and the handle. */

@@ -7,7 +7,7 @@ import { FitError, newDiagnosis } from './framework/fit-error.js';
 import type { NodeInfo } from './framework/node-info.js';
 import type { Framework } from './framework/runtime.js';
 import { Status } from './framework/status.js';
-import type { Pod } from './types.js';
+import { podKey, type Pod } from './types.js';
 
 export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
 
@@ -59,6 +59,15 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
     throw new FitError(nodes.length, diagnosis);
   }
 
+  // A pod nominated by an earlier preemption tries that node first (evaluateNominatedNode).
+  const nominated = s.framework.handle.nominator?.nodeFor(podKey(pod)) ?? pod.status?.nominatedNodeName;
+  if (nominated) {
+    const ni = s.cache.get(nominated);
+    if (ni && s.framework.runFilterPluginsWithNominatedPods(state, pod, ni).isSuccess()) {
+      return { state, suggestedHost: nominated, evaluatedNodes: 1, feasibleNodes: 1 };
+    }
+  }
+
   const want = numFeasibleNodesToFind(s.percentageOfNodesToScore, nodes.length);
   const feasible: NodeInfo[] = [];
   // Rejections are kept as parallel arrays and turned into the diagnosis map only if no node fits: on the common
@@ -72,7 +81,7 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
   for (let i = start; processed < n && feasible.length < want; processed++) {
     const ni = nodes[i]!;
     if (++i === n) i = 0;
-    const st = fw.runFilterPlugins(state, pod, ni);
+    const st = fw.runFilterPluginsWithNominatedPods(state, pod, ni);
     if (st === Status.SUCCESS || st.isSuccess()) {
       feasible.push(ni);
     } else if (st.isRejected()) {

@@ -7,6 +7,11 @@ import type { Client } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { isNotFound } from '../api/errors.js';
+import type { KubeObject } from '../api/types.js';
+import type { Informer } from '../client/informer.js';
+import type { ResourceType } from '../client/interfaces.js';
 import { Cache } from './cache/cache.js';
 import { resolveConfig, type ResolvedConfig, type SchedulerConfig } from './config.js';
 import { addNodeHandlers, addPodHandlers } from './event-handlers.js';
@@ -17,6 +22,7 @@ import type { Registry } from './framework/registry.js';
 import { Framework } from './framework/runtime.js';
 import type { QueuedPod } from './interfaces.js';
 import { inTreeRegistry } from './plugins/registry.js';
+import { Nominator } from './queue/nominator.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 import { schedulePod, type PodScheduler } from './schedule-pod.js';
 import type { Node, Pod } from './types.js';
@@ -33,12 +39,16 @@ export interface SchedulerDeps {
   registry?: Registry;
 }
 
+/** policy/v1 PodDisruptionBudget; src/client/resources.ts has no entry for it yet. */
+export const PDB_RESOURCE: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+
 // Yield to I/O (watch events, bind responses) this often when the active queue is long.
 const YIELD_EVERY = 64;
 
 export class Scheduler {
   readonly config: ResolvedConfig;
   readonly cache = new Cache();
+  readonly nominator = new Nominator();
   readonly queue: SchedulingQueue;
   readonly framework: Framework;
   private readonly deps: SchedulerDeps;
@@ -47,6 +57,8 @@ export class Scheduler {
   private readonly ps: PodScheduler;
   private readonly bindings = new Set<Promise<void>>();
   private running = false;
+  /** Set when the API serves policy/v1 PodDisruptionBudgets (winkube's own API server may not). */
+  private pdbInformer?: Informer<PodDisruptionBudget & KubeObject>;
   private loop?: Promise<void>;
 
   constructor(cfg: SchedulerConfig & SchedulerDeps) {
@@ -61,6 +73,7 @@ export class Scheduler {
       handle: {
         client: cfg.client, clock: cfg.clock, logger, recorder: this.recorder,
         kubernetesVersion: parseKubeVersion(this.config.kubernetesVersion), nodeInfos: this.cache,
+        nominator: this.nominator, podDisruptionBudgets: () => this.pdbInformer?.list() ?? [],
       },
     });
     const sort = this.framework.queueSort;
@@ -83,14 +96,27 @@ export class Scheduler {
     if (this.running) return;
     this.running = true;
     const { informers } = this.deps;
-    const deps = { cache: this.cache, queue: this.queue, schedulerName: this.config.schedulerName };
+    const deps = { cache: this.cache, queue: this.queue, schedulerName: this.config.schedulerName, nominator: this.nominator };
     // Nodes first, so the cache knows the fleet before the first pending pod is considered.
     addNodeHandlers(informers.for<Node>(R.nodes), deps);
     addPodHandlers(informers.for<Pod>(R.pods), deps);
+    if (await this.servesPdbs()) this.pdbInformer = informers.for(PDB_RESOURCE);
     informers.start();
     await informers.waitForSync();
     this.queue.run();
     this.loop = this.run();
+  }
+
+  /** One probe at start: a 404 means no PDB API, and preemption then ignores budgets (logged once). */
+  private async servesPdbs(): Promise<boolean> {
+    try {
+      await this.deps.client.list(PDB_RESOURCE, undefined, { limit: 1 });
+      return true;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      this.deps.logger.info('policy/v1 PodDisruptionBudget is not served; preemption will not consider disruption budgets');
+      return false;
+    }
   }
 
   stop(): void {
@@ -132,6 +158,7 @@ export class Scheduler {
     }
     const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
     this.cache.assumePod(assumed, host);
+    this.nominator.remove(qp.key);
     const rs = this.framework.runReservePlugins(state, assumed, host);
     if (!rs.isSuccess()) {
       this.framework.runUnreservePlugins(state, assumed, host);
@@ -176,6 +203,8 @@ export class Scheduler {
       return;
     }
     qp.pod = current;
+    // Remembered now, not when the status patch comes back, so the next cycles already keep the room free.
+    if (nominated !== undefined) this.nominator.add(current, nominated);
     this.queue.requeueFailed(qp, isFit || rejected, cycle);
     const p = this.failures.report(current, isFit ? 'Unschedulable' : 'SchedulerError', message, nominated);
     this.bindings.add(p);

@@ -3,7 +3,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
-import { limitRanger, LIMIT_RANGER_ANNOTATION, podTotals } from './limit-ranger.js';
+import { limitRanger, LIMIT_RANGER_ANNOTATION } from './limit-ranger.js';
+import { podTotals } from './pod-resources.js';
 import { attrs, fakeLookup } from './testing.js';
 
 const lr = (...limits: LimitRangeItem[]): LimitRange => ({ metadata: { name: 'lr', namespace: 'default' }, spec: { limits } });

@@ -6,7 +6,8 @@ import type { Container, LimitRange, LimitRangeItem, PersistentVolumeClaim, Pod 
 import { aggregateMessage, StatusError } from '../../api/errors.js';
 import type { Quantity } from '../../api/quantity.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from './interfaces.js';
-import { addInto, fmt, maxInto, parseList, type ResourceList } from './resource-list.js';
+import { podTotals } from './pod-resources.js';
+import { fmt, parseList, type ResourceList } from './resource-list.js';
 
 export const NAME = 'LimitRanger';
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
@@ -115,25 +116,6 @@ function checkItem(item: LimitRangeItem, requests: ResourceList, limits: Resourc
   for (const [k, v] of parseList(item.max)) errs.push(maxConstraint(item.type, k, v, requests, limits));
   for (const [k, v] of parseList(item.maxLimitRequestRatio)) errs.push(ratioConstraint(item.type, k, v, requests, limits));
   return errs.filter((e): e is string => e !== undefined);
-}
-
-/** Pod-level totals: containers and sidecars add up, plain init containers only raise the maximum (podRequests/podLimits). */
-export function podTotals(pod: Pod, field: 'requests' | 'limits'): ResourceList {
-  const total: ResourceList = new Map();
-  for (const c of pod.spec?.containers ?? []) addInto(total, parseList(c.resources?.[field]));
-  const sidecars: ResourceList = new Map();
-  const initMax: ResourceList = new Map();
-  for (const c of pod.spec?.initContainers ?? []) {
-    const own = parseList(c.resources?.[field]);
-    if (c.restartPolicy === 'Always') {
-      addInto(total, own);
-      addInto(sidecars, own);
-      maxInto(initMax, sidecars);
-    } else {
-      maxInto(initMax, addInto(new Map(sidecars), own));
-    }
-  }
-  return maxInto(total, initMax);
 }
 
 export function validatePod(lr: LimitRange, pod: Pod): string[] {

@@ -11,7 +11,8 @@ const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 export function namespaceLifecycle(): AdmissionPlugin {
   return {
     name: NAME,
-    validate(a, lookup) {
+    // A mutating-phase plugin in kube (lifecycle.go Admit), so a missing namespace is reported before anything else.
+    admit(a, lookup) {
       const isNamespace = a.decl.group === '' && a.decl.plural === 'namespaces';
       if (isNamespace) {
         if (a.operation === 'DELETE' && IMMORTAL.has(a.name)) {

@@ -2,17 +2,14 @@
 // object-count evaluators of pkg/quota/v1/evaluator/core and pkg/quota/v1/generic, shared by the ResourceQuota
 // admission plugin and the resourcequota controller.
 
-import type { PersistentVolumeClaim, Pod, ResourceQuota, ScopedResourceSelectorRequirement, Service } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolumeClaim, Pod, ResourceQuota, Service } from 'kubernetes-types/core/v1.js';
 import { quantityFromValue } from '../../api/quantity.js';
-import { podQOSClass } from '../../api/strategies/pod-qos.js';
 import type { KubeObject } from '../../api/types.js';
-import { podTotals } from './limit-ranger.js';
+import { podTotals } from './pod-resources.js';
+import { matchesScopes, type GroupResource } from './quota-scopes.js';
 import { addInto, parseList, type ResourceList } from './resource-list.js';
 
-export interface GroupResource {
-  group: string;
-  resource: string;
-}
+export type { GroupResource };
 
 /** Lists a namespace's objects of one resource: the admission lookup, or a client in the controller. */
 export type ListFn = (group: string, resource: string, namespace: string) => KubeObject[] | Promise<KubeObject[]>;
@@ -122,44 +119,6 @@ export function usageOf(gr: GroupResource, obj: KubeObject): ResourceList {
   const usage: ResourceList = new Map([[countName(gr), one()]]);
   if (!gr.group && LEGACY_COUNTS.has(gr.resource)) usage.set(gr.resource, one());
   return usage;
-}
-
-// ---- scopes (pkg/quota/v1/evaluator/core/pods.go podMatchesScopeFunc) ----
-
-function selectors(rq: ResourceQuota): ScopedResourceSelectorRequirement[] {
-  return [
-    ...(rq.spec?.scopes ?? []).map((scopeName) => ({ scopeName, operator: 'Exists' })),
-    ...(rq.spec?.scopeSelector?.matchExpressions ?? []),
-  ];
-}
-
-function podMatchesScope(sel: ScopedResourceSelectorRequirement, pod: Pod): boolean {
-  const terminating = pod.spec?.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds >= 0;
-  switch (sel.scopeName) {
-    case 'Terminating': return terminating;
-    case 'NotTerminating': return !terminating;
-    case 'BestEffort': return podQOSClass(pod) === 'BestEffort';
-    case 'NotBestEffort': return podQOSClass(pod) !== 'BestEffort';
-    case 'PriorityClass': {
-      const pc = pod.spec?.priorityClassName ?? '';
-      switch (sel.operator) {
-        case 'Exists': return pc !== '';
-        case 'DoesNotExist': return pc === '';
-        case 'In': return (sel.values ?? []).includes(pc);
-        case 'NotIn': return !(sel.values ?? []).includes(pc);
-      }
-      return false;
-    }
-  }
-  return false;
-}
-
-/** Whether a quota's scopes cover the object; scoped quotas only ever cover pods. */
-export function matchesScopes(rq: ResourceQuota, gr: GroupResource, obj: KubeObject): boolean {
-  const sels = selectors(rq);
-  if (!sels.length) return true;
-  if (gr.group || gr.resource !== 'pods') return false;
-  return sels.every((s) => podMatchesScope(s, obj as unknown as Pod));
 }
 
 /** The hard limits admission enforces: status.hard once the controller has copied it, else spec.hard. */

@@ -11,7 +11,8 @@ import { aggregateMessage, StatusError } from '../../api/errors.js';
 import { addQuantity, compareQuantity, subQuantity } from '../../api/quantity.js';
 import type { KubeObject } from '../../api/types.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from './interfaces.js';
-import { calculateUsage, hardOf, mask, matchesScopes, matchingResources, podConstraints, usageOf, type GroupResource } from './quota-usage.js';
+import { matchesScopes, type GroupResource } from './quota-scopes.js';
+import { calculateUsage, hardOf, mask, matchingResources, podConstraints, usageOf } from './quota-usage.js';
 import { addInto, prettyPrint, type ResourceList } from './resource-list.js';
 
 export const NAME = 'ResourceQuota';

@@ -6,10 +6,11 @@ import {
   type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin,
   type ScorePlugin, type NodeScore,
 } from '../interfaces.js';
-import type { Pod } from '../types.js';
+import { podKey, podPriority, type Pod } from '../types.js';
 import type { CycleState, FilterPlan } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Registry } from './registry.js';
+import { internMemoKey, MEMO_PER_NODE, nextFrameworkId, runFilters } from './run-filters.js';
 import { Status } from './status.js';
 
 /** One enabled plugin; weight only matters for Score (0 or unset means 1, as in kube's config defaults). */
@@ -22,7 +23,7 @@ export interface FrameworkOptions {
   registry: Registry;
   plugins: readonly PluginEntry[];
   pluginConfig?: Readonly<Record<string, unknown>>;
-  handle: Omit<Handle, 'runFilterPlugins'>;
+  handle: Omit<Handle, 'runFilterPlugins' | 'runFilterPluginsWithNominatedPods'>;
 }
 
 const has = <K extends string>(p: Plugin, ...methods: K[]): boolean =>
@@ -31,7 +32,7 @@ const has = <K extends string>(p: Plugin, ...methods: K[]): boolean =>
 export class Framework {
   readonly handle: Handle;
   /** Distinguishes this profile's memo keys from another framework's over the same NodeInfos. */
-  private readonly id = `fw${nextFrameworkId++}`;
+  private readonly id = nextFrameworkId();
   queueSort?: QueueSortPlugin;
   readonly preFilter: PreFilterPlugin[] = [];
   readonly filter: FilterPlugin[] = [];
@@ -42,7 +43,11 @@ export class Framework {
   readonly bind: BindPlugin[] = [];
 
   constructor(opts: FrameworkOptions) {
-    this.handle = { ...opts.handle, runFilterPlugins: (s, p, n) => this.runFilterPlugins(s, p, n) };
+    this.handle = {
+      ...opts.handle,
+      runFilterPlugins: (s, p, n) => this.runFilterPlugins(s, p, n),
+      runFilterPluginsWithNominatedPods: (s, p, n) => this.runFilterPluginsWithNominatedPods(s, p, n),
+    };
     const seen = new Set<string>();
     for (const e of opts.plugins) {
       if (seen.has(e.name)) throw new Error(`plugin ${e.name} is enabled more than once`);
@@ -95,6 +100,28 @@ export class Framework {
       if (s !== Status.SUCCESS) return s;
     }
     return runFilters(plan.rest, state, pod, node);
+  }
+
+  /**
+   * Filter as if the pods nominated to this node with priority >= the pod's were already there, and (when that
+   * passes) also without them, since a nominated pod may never arrive; kube runs both passes for the same reason.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, node: NodeInfo): Status {
+    const nominator = this.handle.nominator;
+    const nominated = nominator && nominator.size ? nominator.podsOn(node.name) : undefined;
+    if (!nominated) return this.runFilterPlugins(state, pod, node);
+    const prio = podPriority(pod), key = podKey(pod);
+    let withNominated: NodeInfo | undefined;
+    for (const pi of nominated) {
+      if (pi.key === key || podPriority(pi.pod) < prio) continue;
+      withNominated ??= node.clone();
+      withNominated.addPod(pi);
+    }
+    if (withNominated) {
+      const s = this.runFilterPlugins(state, pod, withNominated);
+      if (!s.isSuccess()) return s;
+    }
+    return this.runFilterPlugins(state, pod, node);
   }
 
   /** Splits the active filters into the memoizable prefix and the rest, and interns the prefix's combined key. */
@@ -203,38 +230,6 @@ export class Framework {
 
 function invalidScore(plugin: string, v: number): Error {
   return new Error(`plugin ${JSON.stringify(plugin)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
-}
-
-/** Runs filters in order; the first non-success, stamped with its plugin, is the answer. */
-function runFilters(list: readonly FilterPlugin[], state: CycleState, pod: Pod, node: NodeInfo): Status {
-  for (let i = 0; i < list.length; i++) {
-    const pl = list[i]!;
-    let s: Status;
-    try {
-      s = pl.filter(state, pod, node);
-    } catch (err) {
-      s = Status.error(err);
-    }
-    if (s !== Status.SUCCESS && !s.isSuccess()) return s.withPlugin(pl.name);
-  }
-  return Status.SUCCESS;
-}
-
-// Memo bounds: answers kept per node, and distinct keys interned before the table starts over (ids are never reused,
-// so entries under forgotten ids are simply never read again and go when their node's memo is next cleared).
-const MEMO_PER_NODE = 64;
-const MAX_INTERNED_KEYS = 4096;
-const internedKeys = new Map<string, number>();
-let nextMemoKey = 0;
-let nextFrameworkId = 0;
-
-function internMemoKey(key: string): number {
-  let id = internedKeys.get(key);
-  if (id === undefined) {
-    if (internedKeys.size >= MAX_INTERNED_KEYS) internedKeys.clear();
-    internedKeys.set(key, (id = nextMemoKey++));
-  }
-  return id;
 }
 
 /** An exception from a plugin is unexpected: it becomes an Error status rather than escaping the cycle. */

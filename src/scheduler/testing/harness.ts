@@ -31,6 +31,7 @@ export function testHandle(version = 'v1.33.1', cache = new Cache()): Handle {
     client, clock, logger: silentLogger, nodeInfos: cache, kubernetesVersion: parseKubeVersion(version),
     recorder: createEventRecorder({ client, clock, logger: silentLogger, component: 'default-scheduler' }),
     runFilterPlugins: () => Status.SUCCESS,
+    runFilterPluginsWithNominatedPods: () => Status.SUCCESS,
   };
 }
 

@@ -5,7 +5,7 @@ import { newState, nodeInfo } from '../../testing/harness.js';
 import { makeNode, makePod } from '../../testing/wrappers.js';
 import type { Pod } from '../../types.js';
 import { NodeResourcesFit } from './index.js';
-import { balancedAllocation } from './scoring.js';
+import { allocatableAndRequested, balancedAllocation, balancedAllocationDefault, DEFAULT_RESOURCES, leastAllocated, leastAllocatedDefault } from './scoring.js';
 import { BalancedAllocation } from '../node-resources-balanced-allocation/index.js';
 
 describe('podRequests', () => {
@@ -77,4 +77,25 @@ describe('resource scoring', () => {
     assert.ok(pl.preScore(s, pod).isSuccess());
     assert.equal(pl.score(s, pod, nodeInfo(makeNode('n').allocatable({ cpu: '4', memory: '4Gi', pods: '10' }).obj())), 100);
   });
+});
+
+describe('allocation-free default scoring', () => {
+  // The fast paths must agree with the general array form for every node/pod combination.
+  const nodes = [
+    makeNode('a').allocatable({ cpu: '4', memory: '8Gi', pods: '110' }).obj(),
+    makeNode('b').allocatable({ cpu: '0', memory: '8Gi', pods: '110' }).obj(),
+    makeNode('c').allocatable({ cpu: '3', memory: '5Gi', pods: '110' }).obj(),
+  ];
+  const placed = [makePod('e').node('x').req({ cpu: '1700m', memory: '3Gi' }).obj(), makePod('f').node('x').obj()];
+  const pods = [makePod().obj(), makePod().req({ cpu: '250m' }).obj(), makePod().req({ cpu: '5', memory: '1Gi' }).obj(), makePod().req({ memory: '7Gi' }).obj()];
+  for (const n of nodes) {
+    for (const [i, p] of pods.entries()) {
+      it(`node ${n.metadata.name}, pod ${i}`, () => {
+        const ni = nodeInfo(n, placed.map((x) => ({ ...x, spec: { ...x.spec!, nodeName: n.metadata.name } })));
+        const nz = podRequests(p, true), rq = podRequests(p);
+        assert.equal(leastAllocatedDefault(ni, nz), leastAllocated(...allocatableAndRequested(ni, nz, DEFAULT_RESOURCES, false), DEFAULT_RESOURCES));
+        assert.equal(balancedAllocationDefault(ni, rq), balancedAllocation(...allocatableAndRequested(ni, rq, DEFAULT_RESOURCES, true)));
+      });
+    }
+  }
 });

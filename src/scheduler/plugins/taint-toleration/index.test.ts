@@ -70,3 +70,14 @@ describe('TaintToleration score', () => {
     assert.deepEqual(scores.map((x) => x.score), [100, 50, 0]);
   });
 });
+
+describe('TaintToleration preScore', () => {
+  const pl = new TaintToleration(testHandle());
+  const hard = nodeInfo(makeNode('hard').taint({ key: 'os', value: 'windows', effect: 'NoSchedule' }).obj());
+  const soft = nodeInfo(makeNode('soft').taint({ key: 'a', effect: 'PreferNoSchedule' }).obj());
+  const cases = [
+    { name: 'skips when no feasible node has a PreferNoSchedule taint (all would score alike)', nodes: [hard], want: 'Skip' },
+    { name: 'scores when one does', nodes: [hard, soft], want: 'Success' },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(pl.preScore(newState(), makePod().obj(), c.nodes).code, c.want));
+});
