@@ -36,19 +36,3 @@ export function carrySystemMeta(obj: KubeObject, old: KubeObject): void {
   if (m.managedFields === undefined && o.managedFields !== undefined) m.managedFields = o.managedFields;
   if (m.ownerReferences === undefined) delete m.ownerReferences;
 }
-
-/** Deep equality of two JSON values that ignores key order. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
-}

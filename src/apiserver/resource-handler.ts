@@ -2,6 +2,7 @@
 // with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
 
 import { fieldErr, StatusError } from '../api/errors.js';
+import { cloneJson } from '../util/json.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
@@ -148,7 +149,7 @@ export class ResourceHandler {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${ctx.decl.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
     }
-    return this.checkKind(ctx, structuredClone(body) as KubeObject);
+    return this.checkKind(ctx, cloneJson(body) as KubeObject);
   }
 
   checkKind(ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion): KubeObject {

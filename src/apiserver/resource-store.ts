@@ -9,7 +9,8 @@ import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
 import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
 import type { WatchCache } from '../storage/watch-cache.js';
 import { rfc3339, type Clock } from '../util/clock.js';
-import { carrySystemMeta, generateName, jsonEqual, newUid } from './object-meta.js';
+import { cloneJson, jsonEqual } from '../util/json.js';
+import { carrySystemMeta, generateName, newUid } from './object-meta.js';
 
 export interface ListParams {
   filter?: (obj: KubeObject) => boolean;
@@ -80,12 +81,28 @@ export class ResourceStore {
   decode(kv: KeyValue): KubeObject {
     let obj = this.parsed.get(kv);
     if (!obj) {
-      obj = JSON.parse(kv.value) as KubeObject;
+      const p = this.pending;
+      // The value this store is writing right now: copy the object instead of parsing the JSON we just produced.
+      obj = p && p.key === kv.key && p.value === kv.value ? cloneJson(p.obj) : JSON.parse(kv.value) as KubeObject;
       if (this.decl.storedAs) obj = this.decl.storedAs.codec.fromStorage(obj);
       obj.metadata.resourceVersion = String(kv.modRevision);
       this.parsed.set(kv, obj);
     }
     return obj;
+  }
+
+  /** A write in progress: its encoded value and the object it came from (see `decode`). */
+  private pending?: { key: string; value: string; obj: KubeObject };
+
+  /** Writes `obj` through `write` and returns it as stored, decoded once for the response and the watchers. */
+  private async put(key: string, obj: KubeObject, write: (value: string) => Promise<KeyValue>): Promise<KubeObject> {
+    const value = this.encode(obj);
+    this.pending = this.decl.storedAs ? undefined : { key, value, obj };
+    try {
+      return this.decode(await write(value));
+    } finally {
+      this.pending = undefined;
+    }
   }
 
   private notFound(name: string): StatusError {
@@ -152,8 +169,8 @@ export class ResourceStore {
       return obj;
     }
     try {
-      const kv = await this.store.create(this.key(namespace, meta.name!), this.encode(obj));
-      return this.decode(kv);
+      const key = this.key(namespace, meta.name!);
+      return await this.put(key, obj, (value) => this.store.create(key, value));
     } catch (err) {
       if (err instanceof StoreError && err.code === 'KeyExists') throw StatusError.alreadyExists(this.decl.group, this.decl.plural, meta.name!);
       throw err;
@@ -180,8 +197,9 @@ export class ResourceStore {
       if (params.pinnedRV && params.pinnedRV !== current.metadata.resourceVersion) {
         throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
       }
-      const old = structuredClone(current);
-      const obj = await mutate(structuredClone(current));
+      // The cached object is shared and never changed, so it can serve as `old` without a copy.
+      const old = current;
+      const obj = await mutate(cloneJson(current));
       if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== current.metadata.resourceVersion) {
         throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
       }
@@ -214,7 +232,7 @@ export class ResourceStore {
       if (params.dryRun) return obj;
       delete obj.metadata.resourceVersion;
       try {
-        return this.decode(await this.store.update(key, this.encode(obj), kv.modRevision));
+        return await this.put(key, obj, (value) => this.store.update(key, value, kv.modRevision));
       } catch (err) {
         this.retryable(err, attempt, params);
       }
@@ -239,7 +257,7 @@ export class ResourceStore {
 
   private async removeNow(key: string, obj: KubeObject, modRevision: number): Promise<KubeObject> {
     const { revision } = await this.store.delete(key, modRevision);
-    const out = structuredClone(obj);
+    const out = cloneJson(obj);
     out.metadata.resourceVersion = String(revision);
     return out;
   }
@@ -260,7 +278,7 @@ export class ResourceStore {
         throw StatusError.conflict(this.decl.group, this.decl.plural, name,
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
       }
-      const obj = structuredClone(current);
+      const obj = cloneJson(current);
       const grace = this.gracePeriod(obj, params);
       const finalizers = [...(obj.metadata.finalizers ?? [])];
       if (params.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
@@ -284,7 +302,7 @@ export class ResourceStore {
         if (params.dryRun) return { object: obj, deleted: false };
         delete obj.metadata.resourceVersion;
         try {
-          return { object: this.decode(await this.store.update(key, this.encode(obj), kv.modRevision)), deleted: false };
+          return { object: await this.put(key, obj, (value) => this.store.update(key, value, kv.modRevision)), deleted: false };
         } catch (err) {
           this.retryable(err, attempt, {});
           continue;

@@ -4,6 +4,7 @@ import { fieldErr, StatusError } from '../api/errors.js';
 import type { ScaleDecl } from '../api/interfaces.js';
 import type { KubeObject } from '../api/types.js';
 import { rfc3339 } from '../util/clock.js';
+import { cloneJson } from '../util/json.js';
 import type { ServerResponse } from './interfaces.js';
 import { decodeBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
@@ -69,7 +70,7 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
     let desired: KubeObject;
     const scaleNow = toScale(current, s);
     if (info.verb === 'update') {
-      desired = h.checkKind(ctx, structuredClone(decodeBody(ctx.req.body, ctx.req.contentType)) as KubeObject, 'Scale', 'autoscaling/v1');
+      desired = h.checkKind(ctx, cloneJson(decodeBody(ctx.req.body, ctx.req.contentType)) as KubeObject, 'Scale', 'autoscaling/v1');
       pinned = desired.metadata.resourceVersion || undefined;
       if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
     } else {

@@ -2,6 +2,7 @@
 // semantics as HTTP (objects are copied both ways, so nobody shares memory with the server).
 
 import type { WatchEvent } from '../api/types.js';
+import { cloneJson } from '../util/json.js';
 import { checkResponse } from './client.js';
 import type { ApiRequest, ApiResponse, Transport, WatchStream } from './interfaces.js';
 
@@ -62,5 +63,5 @@ export class InProcessTransport implements Transport {
 }
 
 function copy<T>(v: T): T {
-  return v === undefined || v === null || typeof v !== 'object' ? v : structuredClone(v);
+  return cloneJson(v);
 }

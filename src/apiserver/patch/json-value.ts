@@ -7,32 +7,8 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Deep copy of a JSON value; patches never mutate their inputs. */
-export function cloneJson<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJson) as T;
-  if (isObject(v)) {
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) out[k] = cloneJson(x);
-    return out as T;
-  }
-  return v;
-}
-
-/** Structural equality of JSON values (key order ignored, list order significant). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
+// Copy and equality are shared with the rest of the API server.
+export { cloneJson, jsonEqual } from '../../util/json.js';
 
 /** The coarse kind Go's reflect.TypeOf would report for a decoded JSON value. */
 export type JsonKind = 'map' | 'slice' | 'string' | 'number' | 'bool' | 'nil';

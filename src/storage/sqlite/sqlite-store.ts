@@ -112,16 +112,14 @@ export class SqliteStore implements Store, WatchProgress {
     const rev = this.rev + 1;
     const inserted = this.guard(() => this.st.createTx(key, value, rev));
     if (!inserted) throw new StoreError('KeyExists', `key already exists: ${key}`);
-    this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false });
-    return { key, value, createRevision: rev, modRevision: rev };
+    return this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false });
   }
 
   async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
     this.assertOpen();
     const rev = this.rev + 1;
     const prev = this.guard(() => this.st.updateTx(key, value, rev, expectedModRevision));
-    this.committed(rev, { key, value, created: prev.createRevision, prev, deleted: false });
-    return { key, value, createRevision: prev.createRevision, modRevision: rev };
+    return this.committed(rev, { key, value, created: prev.createRevision, prev, deleted: false });
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<{ deleted: KeyValue; revision: number }> {
@@ -174,15 +172,20 @@ export class SqliteStore implements Store, WatchProgress {
     this.compacted = revision;
   }
 
-  /** Bookkeeping after a write commits: the counter, the event fan-out, and count-based compaction. */
-  private committed(rev: number, w: { key: string; value: string; created: number; prev: KeyValue | undefined; deleted: boolean }): void {
+  /**
+   * Bookkeeping after a write commits: the counter, the event fan-out, and count-based compaction. Returns the
+   * written value, the same frozen object the watchers saw, so callers can recognise it (the API server memoises
+   * decoded objects per KeyValue).
+   */
+  private committed(rev: number, w: { key: string; value: string; created: number; prev: KeyValue | undefined; deleted: boolean }): KeyValue {
     this.rev = rev;
+    const kv: KeyValue = Object.freeze({ key: w.key, value: w.value, createRevision: w.created, modRevision: rev });
     if (this.watchers.size > 0) {
       const ev: StoreEvent = {
         type: w.deleted ? 'delete' : 'put',
         key: w.key,
         revision: rev,
-        kv: Object.freeze({ key: w.key, value: w.value, createRevision: w.created, modRevision: rev }),
+        kv,
       };
       if (w.prev) ev.prev = Object.freeze({ ...w.prev });
       Object.freeze(ev); // one object goes to every watcher, so none may change it for the others
@@ -196,6 +199,7 @@ export class SqliteStore implements Store, WatchProgress {
       const slack = Math.max(1, Math.floor(this.keep / 10));
       if (rev - this.compacted >= this.keep + slack) this.compactSync(rev - this.keep);
     }
+    return kv;
   }
 
   private assertOpen(): void {
