@@ -6,6 +6,7 @@ import { cloneJson } from '../util/json.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
+import { forbiddenReason, type AuthorizationAttributes } from './authz/interfaces.js';
 import { addWarnings } from './admission/warnings.js';
 import type { ServerRequest, ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
@@ -42,6 +43,7 @@ export class ResourceHandler {
     if (decl.namespaced && !namespacedPath && !['list', 'watch'].includes(info.verb)) {
       throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
     }
+    await this.authorize(info, decl, user);
     const dryRunParam = req.query?.dryRun;
     const dryRunValues = dryRunParam === undefined ? [] : Array.isArray(dryRunParam) ? dryRunParam : [dryRunParam];
     for (const v of dryRunValues) {
@@ -63,6 +65,17 @@ export class ResourceHandler {
       case 'deletecollection': return this.deleteCollection(ctx, namespace);
     }
     throw StatusError.methodNotAllowed(info.verb, decl.group, decl.plural);
+  }
+
+  /** Asks the authorizer; anything but Allow is kube-apiserver's 403 (a `<resource> "<name>" is forbidden: User ...`). */
+  private async authorize(info: RequestInfo, decl: ResourceDecl, user: UserInfo): Promise<void> {
+    if (!this.cfg.authorizer) return;
+    const attrs: AuthorizationAttributes = {
+      user, verb: info.verb, isResourceRequest: true, group: decl.group, resource: decl.plural, subresource: info.subresource,
+      namespace: decl.namespaced ? info.namespace : '', name: info.name, path: info.path,
+    };
+    const res = await this.cfg.authorizer.authorize(attrs);
+    if (res.decision !== 'Allow') throw StatusError.forbidden(decl.group, decl.plural, info.name, forbiddenReason(attrs, res.reason));
   }
 
   /** JSON or Table rendering of one object or a list, per the Accept header. */

@@ -12,6 +12,7 @@ import { WatchCache } from '../storage/watch-cache.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { AdmissionChain, type AdmissionLookup, type UserInfo } from './admission/interfaces.js';
+import type { Authorizer } from './authz/interfaces.js';
 import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
 import type { NodeProxy, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
@@ -27,6 +28,8 @@ export interface ApiServerConfig {
   logger: Logger;
   patcher: Patcher;
   admission?: AdmissionChain;
+  /** Decides who may do what; AlwaysAllow when absent. */
+  authorizer?: Authorizer;
   openapi?: OpenApiProvider;
   nodeProxy?: NodeProxy;
   /** Per-resource storage work keyed `<plural>` or `<group>/<plural>` (e.g. Service IP allocation). */

@@ -14,6 +14,7 @@ import { InProcessTransport } from '../client/in-process.js';
 import type { Client } from '../client/interfaces.js';
 import { defaultAdmission } from '../apiserver/admission/index.js';
 import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
+import { alwaysAllow } from '../apiserver/authz/always-allow.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import type { NodeProxy } from '../apiserver/interfaces.js';
 import { createPatcher } from '../apiserver/patcher.js';
@@ -70,6 +71,7 @@ export class ControlPlane {
       logger: cfg.logger.child('apiserver'),
       patcher: createPatcher(cfg.clock),
       admission: defaultAdmission(),
+      authorizer: alwaysAllow(),
       openapi,
       watchCacheSize: cfg.watchCacheSize,
       nodeProxy: { handle: (node, path, req) => this.proxy(node, path, req) },
