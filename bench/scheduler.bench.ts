@@ -5,6 +5,8 @@
 //   BENCH_SIZES=500:1000,1000:2000,5000:10000  nodes:pods per size;  BENCH_SCENARIOS=basic,tainted
 //   BENCH_CONCURRENT=1 creates the pods while the scheduler runs instead of before it starts.
 //   BENCH_CPUPROF=<file> writes a .cpuprofile of the scheduling phase of the last run (node --cpu-prof covers setup too).
+//   BENCH_DISABLE_PLUGINS=A,B runs the default profile without those plugins (diagnosis only; figures to report use
+//   the default profile).
 
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -139,7 +141,8 @@ async function runOne(scenario: Scenario, numNodes: number, numPods: number, con
 
   const schedClient = cp.client({ name: 'system:kube-scheduler', groups: ['system:authenticated'] });
   const informers = new InformerFactory({ client: schedClient, clock, logger: silentLogger });
-  const scheduler = new Scheduler({ client: schedClient, informers, clock, logger: silentLogger });
+  const disabledPlugins = process.env.BENCH_DISABLE_PLUGINS ? process.env.BENCH_DISABLE_PLUGINS.split(',') : undefined;
+  const scheduler = new Scheduler({ client: schedClient, informers, clock, logger: silentLogger, disabledPlugins });
   const watcher = await watchBound(admin, numPods);
 
   let createPodsS = 0, scheduleS = 0;

@@ -65,6 +65,10 @@ const DECLS: Decl[] = [
     definition: 'io.k8s.api.node.v1.RuntimeClass',
   },
   {
+    group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true,
+    shortNames: ['pdb'], subresources: { status: true }, definition: 'io.k8s.api.policy.v1.PodDisruptionBudget',
+  },
+  {
     group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false,
     shortNames: ['pc'], definition: 'io.k8s.api.scheduling.v1.PriorityClass',
   },

@@ -2,7 +2,6 @@
 // with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
 
 import { fieldErr, StatusError } from '../api/errors.js';
-import { cloneJson } from '../util/json.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
@@ -162,7 +161,9 @@ export class ResourceHandler {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${ctx.decl.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
     }
-    return this.checkKind(ctx, cloneJson(body) as KubeObject);
+    // No copy: ApiServer.handle owns the request body (the HTTP server parses a fresh one, the in-process transport
+    // hands over its own copy), and a created object becomes the stored one (ResourceStore.put).
+    return this.checkKind(ctx, body as KubeObject);
   }
 
   checkKind(ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion): KubeObject {

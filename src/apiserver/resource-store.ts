@@ -23,6 +23,12 @@ export interface WriteParams {
   subresource?: string;
   /** Skip the strategy's update preparation: for system writes such as pods/binding that set one field. */
   skipStrategy?: boolean;
+  /**
+   * update() only: `mutate` gets the shared current object itself, not a private copy, and must return a new
+   * object that copies every part it changes (update copies the top level and metadata). Saves a deep copy per
+   * write for system writes that touch a few fields, such as pods/binding.
+   */
+  copyOnWrite?: boolean;
 }
 
 /**
@@ -82,8 +88,10 @@ export class ResourceStore {
     let obj = this.parsed.get(kv);
     if (!obj) {
       const p = this.pending;
-      // The value this store is writing right now: copy the object instead of parsing the JSON we just produced.
-      obj = p && p.key === kv.key && p.value === kv.value ? cloneJson(p.obj) : JSON.parse(kv.value) as KubeObject;
+      // The value this store is writing right now: adopt the object instead of parsing the JSON we just produced.
+      // The writer hands it over (see `put`), so no copy is needed; keys it left undefined stay, but every way out
+      // of the server (JSON, the in-process transport's copy) drops them, as the stored JSON does.
+      obj = p && p.key === kv.key && p.value === kv.value ? p.obj : JSON.parse(kv.value) as KubeObject;
       if (this.decl.storedAs) obj = this.decl.storedAs.codec.fromStorage(obj);
       obj.metadata.resourceVersion = String(kv.modRevision);
       this.parsed.set(kv, obj);
@@ -94,7 +102,10 @@ export class ResourceStore {
   /** A write in progress: its encoded value and the object it came from (see `decode`). */
   private pending?: { key: string; value: string; obj: KubeObject };
 
-  /** Writes `obj` through `write` and returns it as stored, decoded once for the response and the watchers. */
+  /**
+   * Writes `obj` through `write` and returns it as stored, decoded once for the response and the watchers. `obj`
+   * becomes the shared decoded object: the caller must not change it afterwards.
+   */
   private async put(key: string, obj: KubeObject, write: (value: string) => Promise<KeyValue>): Promise<KubeObject> {
     const value = this.encode(obj);
     this.pending = this.decl.storedAs ? undefined : { key, value, obj };
@@ -199,7 +210,8 @@ export class ResourceStore {
       }
       // The cached object is shared and never changed, so it can serve as `old` without a copy.
       const old = current;
-      const obj = await mutate(cloneJson(current));
+      let obj = await mutate(params.copyOnWrite ? current : cloneJson(current));
+      if (params.copyOnWrite) obj = { ...obj, metadata: { ...obj.metadata } };
       if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== current.metadata.resourceVersion) {
         throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
       }

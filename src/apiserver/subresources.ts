@@ -6,6 +6,7 @@ import type { KubeObject } from '../api/types.js';
 import { rfc3339 } from '../util/clock.js';
 import { cloneJson } from '../util/json.js';
 import type { ServerResponse } from './interfaces.js';
+import { evict } from './eviction.js';
 import { decodeBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { json } from './server.js';
@@ -21,6 +22,7 @@ export async function handleSubresource(h: ResourceHandler, ctx: RequestContext,
   }
   if (sub === 'scale' && decl.subresources?.scale) return scale(h, ctx, namespace, decl.subresources.scale);
   if (sub === 'binding' && decl.subresources?.extra?.includes('binding') && verb === 'create') return bind(h, ctx, namespace!);
+  if (sub === 'eviction' && decl.subresources?.extra?.includes('eviction') && verb === 'create') return evict(h, ctx, namespace!);
   if (sub === 'finalize' && decl.subresources?.extra?.includes('finalize') && verb === 'update') return finalize(h, ctx);
   if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && decl.kind === 'Node' && h.cfg.nodeProxy) {
     await ctx.rs.get(undefined, info.name);
@@ -98,21 +100,21 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
   }
   const node = body.target?.name;
   if (!node) throw StatusError.invalid('', 'Binding', name, [fieldErr.required('target.name', '')]);
+  // Copy-on-write: only spec and status.conditions change, so the rest of the pod is shared with the stored one.
   await ctx.rs.update(namespace, name, (pod) => {
-    const spec = (pod.spec ??= {}) as { nodeName?: string; schedulingGates?: unknown[] };
+    const spec = (pod.spec ?? {}) as { nodeName?: string; schedulingGates?: unknown[] };
     if (pod.metadata.deletionTimestamp) throw StatusError.conflict('', 'pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (body.metadata?.uid && body.metadata.uid !== pod.metadata.uid) {
       throw StatusError.conflict('', 'pods', name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
     }
     if (spec.nodeName) throw StatusError.conflict('', 'pods', name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
     if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
-    spec.nodeName = node;
-    const status = (pod.status ??= {}) as { conditions?: { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: null }[] };
-    const conds = (status.conditions ??= []).filter((c) => c.type !== 'PodScheduled');
-    conds.unshift({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.cfg.clock.now()) });
-    status.conditions = conds;
-    return pod;
-  }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true });
+    type Cond = { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: null };
+    const status = (pod.status ?? {}) as { conditions?: Cond[] };
+    const conditions: Cond[] = [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.cfg.clock.now()) }];
+    for (const c of status.conditions ?? []) if (c.type !== 'PodScheduled') conditions.push(c);
+    return { ...pod, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
+  }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true, copyOnWrite: true });
   return json(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }
 

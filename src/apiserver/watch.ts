@@ -27,7 +27,8 @@ export const BOOKMARK_INTERVAL_MS = 60_000;
 /** Starts delivering events to `sink`; returns a function that stops the watch. */
 export async function startWatch(rs: ResourceStore, params: WatchParams, sink: WatchSink, clock: Clock): Promise<() => void> {
   const prefix = rs.decl.namespaced && params.namespace ? `${rs.prefix}${params.namespace}/` : rs.prefix;
-  const match = params.filter ?? (() => true);
+  const filter = params.filter;
+  const match = filter ?? (() => true);
   const rvParam = params.resourceVersion ?? '';
   let handle: WatchHandle | undefined;
   let closed = false;
@@ -42,7 +43,7 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
 
   const onEvent = (ev: StoreEvent) => {
     if (closed) return;
-    const out = toWatchEvent(rs, ev, match);
+    const out = toWatchEvent(rs, ev, filter);
     if (out) sink.send(out);
   };
 
@@ -108,15 +109,19 @@ function bookmark(rs: ResourceStore, revision: number, annotations?: Record<stri
   return { type: 'BOOKMARK', object: { kind: rs.decl.kind, apiVersion: rs.apiVersion, metadata } };
 }
 
-/** Maps a store change to what a watcher with this selector sees (cacher's event filtering). */
-function toWatchEvent(rs: ResourceStore, ev: StoreEvent, match: (o: KubeObject) => boolean): WatchEvent | undefined {
+/**
+ * Maps a store change to what a watcher with this selector sees (cacher's event filtering). Without a selector
+ * every object matches, so the previous value is never decoded: that is most watches, and most of their cost.
+ */
+function toWatchEvent(rs: ResourceStore, ev: StoreEvent, match: ((o: KubeObject) => boolean) | undefined): WatchEvent | undefined {
   if (ev.type === 'delete') {
     const last = rs.decode(ev.kv);
-    if (!match(last)) return undefined;
+    if (match && !match(last)) return undefined;
     const obj = { ...last, metadata: { ...last.metadata, resourceVersion: String(ev.revision) } };
     return { type: 'DELETED', object: obj };
   }
   const cur = rs.decode(ev.kv);
+  if (!match) return { type: ev.prev ? 'MODIFIED' : 'ADDED', object: cur };
   const curMatch = match(cur);
   const prevMatch = ev.prev ? match(rs.decode(ev.prev)) : false;
   if (curMatch) return { type: ev.prev && prevMatch ? 'MODIFIED' : 'ADDED', object: cur };

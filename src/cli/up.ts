@@ -4,6 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cluster } from '../cluster/cluster.js';
+import { loadProfiles } from '../cluster/components.js';
 import { createLogger, type LogLevel } from '../util/log.js';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.js';
 import type { Command } from './main.js';
@@ -41,6 +42,14 @@ export const upCommand: Command = {
     const dataDir = resolve(flags['data-dir'] as string);
     const fleetFile = flags.fleet as string | undefined;
     if (fleetFile && !existsSync(fleetFile)) throw new UsageError(`fleet file not found: ${fleetFile}`);
+    // Read the fleet before anything starts, so a mistake in it is reported at once.
+    let profiles;
+    try {
+      profiles = loadProfiles(fleetFile);
+    } catch (err) {
+      process.stderr.write(`winkube up: ${(err as Error).message}\n`);
+      return 1;
+    }
     const logger = createLogger({ level });
     const kubeconfig = join(dataDir, 'kubeconfig');
     // A kubeconfig from an earlier run would tell a waiting script the cluster is ready before it is.
@@ -48,7 +57,7 @@ export const upCommand: Command = {
     const started = Date.now();
     const say = (msg: string) => process.stdout.write(`${msg}\n`);
     say(`winkube: starting cluster in ${dataDir}`);
-    const cluster = new Cluster({ dataDir, port, fleetFile, logger, progress: (step) => say(`  ✓ ${step}`) });
+    const cluster = new Cluster({ dataDir, port, profiles, logger, progress: (step) => say(`  ✓ ${step}`) });
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -60,7 +69,13 @@ export const upCommand: Command = {
     };
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));
-    await cluster.start();
+    try {
+      await cluster.start();
+    } catch (err) {
+      process.stderr.write(`winkube up: failed to start: ${(err as Error).message}\n`);
+      await cluster.stop().catch(() => {});
+      return 1;
+    }
     cluster.writeKubeconfig(kubeconfig);
     const secs = ((Date.now() - started) / 1000).toFixed(2);
     say(`winkube: cluster ready in ${secs}s — ${cluster.nodeCount} nodes Ready, API server at ${cluster.serverUrl}`);

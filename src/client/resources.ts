@@ -20,5 +20,6 @@ export const R = {
   deployments: rt('apps', 'v1', 'deployments', 'Deployment'),
   replicasets: rt('apps', 'v1', 'replicasets', 'ReplicaSet'),
   endpointslices: rt('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice'),
+  poddisruptionbudgets: rt('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
   runtimeclasses: rt('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
 } as const satisfies Record<string, ResourceType>;

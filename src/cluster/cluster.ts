@@ -10,11 +10,13 @@ import type { Logger } from '../util/log.js';
 import { ControlPlane } from './control-plane.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { startComponents, type RunningComponents } from './components.js';
+import type { NodeProfile } from '../node/profile.js';
 
 export interface ClusterConfig {
   dataDir: string;
   port: number;
-  fleetFile?: string;
+  /** The nodes to emulate (the default fleet when absent). */
+  profiles?: NodeProfile[];
   logger: Logger;
   clock?: Clock;
   /** Called with a short line for each start-up step (the CLI prints them). */
@@ -55,7 +57,7 @@ export class Cluster {
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
     step(`API server listening on https://127.0.0.1:${port} (state in ${join(this.cfg.dataDir, 'state.db')})`);
     this.components = await startComponents({
-      controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, fleetFile: this.cfg.fleetFile, progress: step,
+      controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
     });
   }
 

@@ -6,6 +6,7 @@ import type { Client } from '../client/interfaces.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import * as deployment from './deployment/controller.js';
+import * as disruption from './disruption/controller.js';
 import * as endpoints from './endpoints/controller.js';
 import * as endpointslice from './endpointslice/controller.js';
 import * as gc from './garbagecollector/controller.js';
@@ -82,7 +83,8 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: serviceaccount.NAME, aliases: ['serviceaccount'], create: (c) => new serviceaccount.ServiceAccountController(c) })
     .register({ name: namespace.NAME, aliases: ['namespace'], create: (c) => new namespace.NamespaceController(c) })
     .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) })
-    .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) });
+    .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) })
+    .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) });
 }
 
 export interface ControllerManagerOptions {

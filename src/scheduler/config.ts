@@ -41,8 +41,12 @@ export function defaultPlugins(kubernetesVersion: string): PluginEntry[] {
     { name: names.NodeAffinity, weight: 2 },
     { name: names.NodePorts },
     { name: names.NodeResourcesFit, weight: 1 },
+    // (VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone sit here in kube; winkube has none yet.)
+    { name: names.PodTopologySpread, weight: 2 },
+    { name: names.InterPodAffinity, weight: 2 },
   ];
-  // DRA is enabled by default from 1.34, which puts DynamicResources (and its PostFilter note) in the profile.
+  // DRA is enabled by default from 1.34, which puts DynamicResources (and its PostFilter note) in the profile, just
+  // before DefaultPreemption (applyDynamicResources).
   if (atLeast(v, 1, 34)) list.push({ name: names.DynamicResources });
   list.push(
     { name: names.DefaultPreemption },

@@ -5,6 +5,7 @@ import type { Cache } from './cache/cache.js';
 import { CycleState } from './framework/cycle-state.js';
 import { FitError, newDiagnosis } from './framework/fit-error.js';
 import type { NodeInfo } from './framework/node-info.js';
+import { ROW } from './framework/node-rows.js';
 import type { Framework } from './framework/runtime.js';
 import { Status } from './framework/status.js';
 import { podKey, type Pod } from './types.js';
@@ -77,15 +78,39 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
   const n = nodes.length;
   const start = s.nextStartNodeIndex % n;
   const fw = s.framework;
+  // The node-static filters' answers by position: a node they reject is passed over without reading its NodeInfo.
+  const plan = fw.filterPlan(state, pod);
+  const table = plan.memoized.length ? fw.staticVerdicts.get(plan.memoKey, n) : undefined;
+  const stamps = s.cache.positionStamps();
+  const rows = s.cache.positionRows();
+  const restRows = plan.restRows;
+  const nominator = fw.handle.nominator;
+  const feasiblePos: number[] = [];
   let processed = 0;
   for (let i = start; processed < n && feasible.length < want; processed++) {
-    const ni = nodes[i]!;
+    const pos = i;
     if (++i === n) i = 0;
-    const st = fw.runFilterPluginsWithNominatedPods(state, pod, ni);
+    let st: Status;
+    if (table !== undefined) {
+      let v = table.stamps[pos] === stamps[pos] ? table.verdicts[pos] : undefined;
+      if (v === undefined) {
+        v = fw.runStaticFilters(plan, state, pod, nodes[pos]!);
+        if (v.isSuccess() || v.isRejected()) {
+          table.stamps[pos] = stamps[pos]!;
+          table.verdicts[pos] = v;
+        }
+      }
+      if (v !== Status.SUCCESS) st = v;
+      else if (restRows !== undefined && !(nominator && nominator.size) && rowsPass(restRows, rows, pos * ROW)) st = Status.SUCCESS;
+      else st = fw.runDynamicFilterPluginsWithNominatedPods(state, pod, nodes[pos]!);
+    } else {
+      st = fw.runFilterPluginsWithNominatedPods(state, pod, nodes[pos]!);
+    }
     if (st === Status.SUCCESS || st.isSuccess()) {
-      feasible.push(ni);
+      feasible.push(nodes[pos]!);
+      feasiblePos.push(pos);
     } else if (st.isRejected()) {
-      rejectedNodes.push(ni);
+      rejectedNodes.push(nodes[pos]!);
       rejectedStatuses.push(st);
     } else {
       throw st.cause instanceof Error ? st.cause : new Error(`running ${JSON.stringify(st.plugin)} filter plugin: ${st.message()}`);
@@ -105,8 +130,14 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
 
   const ps = s.framework.runPreScorePlugins(state, pod, feasible);
   if (!ps.isSuccess()) throw new Error(`running PreScore plugin ${JSON.stringify(ps.plugin)}: ${ps.message()}`);
-  const totals = s.framework.runScorePlugins(state, pod, feasible);
+  const totals = s.framework.runScorePlugins(state, pod, feasible, { rows, positions: feasiblePos });
   return { state, suggestedHost: selectHost(feasible, totals, s.rng), evaluatedNodes: processed, feasibleNodes: feasible.length };
+}
+
+/** True when every row check passes for the row at `base`. */
+function rowsPass(checks: readonly ((rows: Float64Array, base: number) => boolean)[], rows: Float64Array, base: number): boolean {
+  for (let i = 0; i < checks.length; i++) if (!checks[i]!(rows, base)) return false;
+  return true;
 }
 
 /** The highest total wins; ties are broken uniformly at random by reservoir sampling, as kube's selectHost does. */

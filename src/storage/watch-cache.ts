@@ -173,12 +173,17 @@ export class WatchCache {
     this.notify();
   }
 
-  private apply(ev: StoreEvent): void {
+  private apply(input: StoreEvent): void {
     if (this.state === 'stopped') return;
-    if (ev.revision <= this.lastEvent) {
-      this.log.warn('dropping duplicate or out-of-order event', { prefix: this.prefix, revision: ev.revision, last: this.lastEvent });
+    if (input.revision <= this.lastEvent) {
+      this.log.warn('dropping duplicate or out-of-order event', { prefix: this.prefix, revision: input.revision, last: this.lastEvent });
       return;
     }
+    let ev = input;
+    // The store hands over a fresh copy of the previous value; the one this cache holds is the same revision and
+    // has usually been decoded already (callers memoise per KeyValue), so watchers that look at prev reuse it.
+    const held = ev.prev ? this.items.get(ev.key) : undefined;
+    if (held && held !== ev.prev && held.modRevision === ev.prev!.modRevision) ev = { ...ev, prev: held };
     Object.freeze(ev.kv);
     Object.freeze(ev); // shared by every cache watcher
     if (ev.type === 'put') {

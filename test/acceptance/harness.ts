@@ -25,6 +25,8 @@ export interface StartOptions {
 export async function startCluster(opts: StartOptions = {}): Promise<RunningCluster> {
   const dir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'winkube-acc-'));
   const kubeconfig = join(dir, 'kubeconfig');
+  // A kubeconfig left by an earlier run on this data dir must not be mistaken for this run's readiness signal.
+  rmSync(kubeconfig, { force: true });
   const args = [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--log-level', 'warn'];
   if (opts.fleet) args.push('--fleet', opts.fleet);
   const proc: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

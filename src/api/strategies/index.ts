@@ -11,6 +11,7 @@ import {
   secretStrategy, serviceAccountStrategy,
 } from './core-misc.js';
 import { podStrategy } from './pods.js';
+import { podDisruptionBudgetStrategy } from './policy.js';
 import { serviceStrategy } from './services.js';
 import { deploymentStrategy, replicaSetStrategy } from './workloads.js';
 
@@ -33,6 +34,7 @@ export const STRATEGIES: Record<string, Strategy> = {
   'discovery.k8s.io/endpointslices': endpointSliceStrategy,
   'node.k8s.io/runtimeclasses': runtimeClassStrategy,
   'scheduling.k8s.io/priorityclasses': priorityClassStrategy,
+  'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
 };
 
 /** The strategy for a group and plural, or an empty one (no defaults, no extra validation). */

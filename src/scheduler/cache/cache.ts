@@ -2,6 +2,7 @@
 // yet seen bound (pkg/scheduler/backend/cache/cache.go). Cycles read it directly; nothing here awaits.
 
 import { NodeInfo, newPodInfo } from '../framework/node-info.js';
+import { ROW } from '../framework/node-rows.js';
 import type { NodeInfoLister } from '../interfaces.js';
 import { normalizedImageName } from '../plugins/image-locality/index.js';
 import { podKey, type Node, type Pod } from '../types.js';
@@ -20,9 +21,47 @@ export class Cache implements NodeInfoLister {
   private readonly nodeIndex = new Map<string, number>();
   private readonly pods = new Map<string, PodState>();
   private readonly imageNodes = new Map<string, Set<string>>();
+  /**
+   * A stamp per position of `nodeList`, renewed whenever the node at that position changes or another node moves
+   * there: what per-position memos (StaticVerdicts) check to know an answer still holds. Never 0.
+   */
+  private stamps = new Float64Array(64);
+  private nextStamp = 1;
+  /** The listed nodes' rows (node-rows.ts), position i at i*ROW; each NodeInfo writes its own row. */
+  private rows = new Float64Array(64 * ROW);
+  /** Listed nodes with a PreferNoSchedule taint: when 0, TaintToleration's scoring changes nothing. */
+  private softTainted = 0;
 
   list(): readonly NodeInfo[] {
     return this.nodeList;
+  }
+
+  /** See `stamps`; valid for positions below nodeCount. The array is replaced as it grows, so re-read per cycle. */
+  positionStamps(): Float64Array {
+    return this.stamps;
+  }
+
+  /** The listed nodes' rows: position i's row starts at i*ROW. Replaced as it grows, so re-read per cycle. */
+  positionRows(): Float64Array {
+    return this.rows;
+  }
+
+  /** How many listed nodes carry a PreferNoSchedule taint. */
+  softTaintedNodes(): number {
+    return this.softTainted;
+  }
+
+  /** Gives the node at `pos` a new stamp and its row there, growing both arrays when the list outgrows them. */
+  private place(ni: NodeInfo, pos: number): void {
+    if (pos >= this.stamps.length) {
+      const stamps = new Float64Array(this.stamps.length * 2);
+      stamps.set(this.stamps);
+      this.stamps = stamps;
+      this.rows = new Float64Array(stamps.length * ROW);
+      for (let i = 0; i < this.nodeList.length; i++) this.nodeList[i]!.moveRow(this.rows, i * ROW);
+    }
+    this.stamps[pos] = this.nextStamp++;
+    if (ni.hot !== this.rows || ni.hotBase !== pos * ROW) ni.moveRow(this.rows, pos * ROW);
   }
 
   get(name: string): NodeInfo | undefined {
@@ -48,11 +87,16 @@ export class Cache implements NodeInfoLister {
     const name = node.metadata.name!;
     const ni = this.nodeInfo(name);
     this.setImages(ni, node);
+    if (ni.node && ni.softTaintCount > 0) this.softTainted--;
     ni.setNode(node);
-    if (!this.nodeIndex.has(name)) {
-      this.nodeIndex.set(name, this.nodeList.length);
+    if (ni.softTaintCount > 0) this.softTainted++;
+    let pos = this.nodeIndex.get(name);
+    if (pos === undefined) {
+      pos = this.nodeList.length;
+      this.nodeIndex.set(name, pos);
       this.nodeList.push(ni);
     }
+    this.place(ni, pos);
   }
 
   removeNode(node: Node): void {
@@ -67,8 +111,11 @@ export class Cache implements NodeInfoLister {
       if (last !== ni) {
         this.nodeList[i] = last;
         this.nodeIndex.set(last.name, i);
+        this.place(last, i);
       }
       this.nodeIndex.delete(name);
+      ni.moveRow();
+      if (ni.node && ni.softTaintCount > 0) this.softTainted--;
     }
     // Pods still bound to a deleted node keep their NodeInfo (as kube's "imaginary node") until they go.
     ni.node = undefined;

@@ -12,6 +12,11 @@ export interface FilterPlan {
   memoized: readonly FilterPlugin[];
   memoKey: number;
   rest: readonly FilterPlugin[];
+  /**
+   * Row checks (node-rows.ts) for every filter in `rest`, when each of them offers one this cycle; a node all of
+   * them pass needs no filter() call. Undefined when some filter in `rest` needs the NodeInfo.
+   */
+  restRows?: readonly ((rows: Float64Array, base: number) => boolean)[];
 }
 
 export class CycleState {

@@ -5,6 +5,7 @@ import type { Node, Pod, Taint } from '../types.js';
 import { podKey } from '../types.js';
 import type { Status } from './status.js';
 import { HostPortInfo, podHostPorts, type HostPort } from './host-ports.js';
+import { HOT, ROW } from './node-rows.js';
 import { addTo, emptyResource, podRequests, resourceFromList, type Resource } from './resource.js';
 
 /** A pod with the figures the plugins need, computed once when it enters the cache. */
@@ -31,6 +32,14 @@ export class NodeInfo {
   /** Taints with effect NoSchedule or NoExecute: the only ones the filter looks at. */
   hardTaints: Taint[] = [];
   taints: Taint[] = [];
+  /** How many taints have effect PreferNoSchedule (TaintToleration scores only those). */
+  softTaintCount = 0;
+  /**
+   * This node's row (see node-rows.ts) is `hot[hotBase .. hotBase+ROW)`, kept current by setNode, addPod and
+   * removePod. A NodeInfo in the cache's list has its row in the cache's shared array; others own a private one.
+   */
+  hot: Float64Array = new Float64Array(ROW);
+  hotBase = 0;
   /** Normalized image names present on the node, with their sizes (for ImageLocality). */
   images = new Map<string, number>();
   /** Bumped on every change; lets callers notice a NodeInfo moved under them. */
@@ -49,7 +58,30 @@ export class NodeInfo {
     this.allocatable = resourceFromList(node.status?.allocatable as Record<string, unknown> | undefined);
     this.taints = node.spec?.taints ?? [];
     this.hardTaints = this.taints.filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+    this.softTaintCount = 0;
+    for (const t of this.taints) if (t.effect === 'PreferNoSchedule') this.softTaintCount++;
+    this.refreshHot();
     this.generation++;
+  }
+
+  /** Moves the row to `rows` at `base` (the cache's shared array), or to a private array when `rows` is omitted. */
+  moveRow(rows: Float64Array = new Float64Array(ROW), base = 0): void {
+    this.hot = rows;
+    this.hotBase = base;
+    this.refreshHot();
+  }
+
+  /** Recomputes the row from the authoritative figures (as differences, exactly as the plugins compute them). */
+  private refreshHot(): void {
+    const h = this.hot, b = this.hotBase, a = this.allocatable, r = this.requested, nz = this.nonZeroRequested;
+    h[b + HOT.ALLOC_CPU] = a.milliCPU;
+    h[b + HOT.ALLOC_MEMORY] = a.memory;
+    h[b + HOT.FREE_CPU] = a.milliCPU - r.milliCPU;
+    h[b + HOT.FREE_MEMORY] = a.memory - r.memory;
+    h[b + HOT.FREE_EPHEMERAL] = a.ephemeralStorage - r.ephemeralStorage;
+    h[b + HOT.FREE_PODS] = a.allowedPodNumber - this.pods.size;
+    h[b + HOT.NONZERO_CPU] = nz.milliCPU;
+    h[b + HOT.NONZERO_MEMORY] = nz.memory;
   }
 
   get labels(): Readonly<Record<string, string>> {
@@ -62,6 +94,7 @@ export class NodeInfo {
     addTo(this.requested, pi.requests);
     addTo(this.nonZeroRequested, pi.nonZeroRequests);
     for (const p of pi.hostPorts) this.usedPorts.add(p);
+    this.refreshHot();
     this.generation++;
   }
 
@@ -81,6 +114,7 @@ export class NodeInfo {
     addTo(this.requested, pi.requests, -1);
     addTo(this.nonZeroRequested, pi.nonZeroRequests, -1);
     for (const p of pi.hostPorts) this.usedPorts.add(p, -1);
+    this.refreshHot();
     this.generation++;
     return pi;
   }

@@ -10,7 +10,9 @@ import { podKey, podPriority, type Pod } from '../types.js';
 import type { CycleState, FilterPlan } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Registry } from './registry.js';
+import { ROW, type RowPlugin } from './node-rows.js';
 import { internMemoKey, MEMO_PER_NODE, nextFrameworkId, runFilters } from './run-filters.js';
+import { StaticVerdictTables } from './static-verdicts.js';
 import { Status } from './status.js';
 
 /** One enabled plugin; weight only matters for Score (0 or unset means 1, as in kube's config defaults). */
@@ -41,6 +43,8 @@ export class Framework {
   readonly score: { plugin: ScorePlugin; weight: number }[] = [];
   readonly reserve: ReservePlugin[] = [];
   readonly bind: BindPlugin[] = [];
+  /** Per-position answers of the node-static filters, for the cycle's filter loop (schedule-pod.ts). */
+  readonly staticVerdicts = new StaticVerdictTables();
 
   constructor(opts: FrameworkOptions) {
     this.handle = {
@@ -84,22 +88,33 @@ export class Framework {
   /** Runs filters in profile order and stops at the first that says no: each node has one failing plugin. */
   runFilterPlugins(state: CycleState, pod: Pod, node: NodeInfo): Status {
     // This runs once per node per attempt (thousands of times a cycle): no closures, no per-call allocation.
-    let plan = state.activeFilters;
-    if (plan === undefined || plan.pod !== pod) plan = this.planFilters(state, pod);
+    const plan = this.filterPlan(state, pod);
     if (plan.memoized.length) {
-      const memo = node.staticFilterMemo;
-      let s = memo.get(plan.memoKey);
-      if (s === undefined) {
-        s = runFilters(plan.memoized, state, pod, node);
-        // Only definite answers are remembered; an Error is retried next time.
-        if (s.isSuccess() || s.isRejected()) {
-          if (memo.size >= MEMO_PER_NODE) memo.clear();
-          memo.set(plan.memoKey, s);
-        }
-      }
+      const s = this.runStaticFilters(plan, state, pod, node);
       if (s !== Status.SUCCESS) return s;
     }
     return runFilters(plan.rest, state, pod, node);
+  }
+
+  /** The cycle's split of the active filters (see FilterPlan), worked out once per attempt. */
+  filterPlan(state: CycleState, pod: Pod): FilterPlan {
+    const plan = state.activeFilters;
+    return plan === undefined || plan.pod !== pod ? this.planFilters(state, pod) : plan;
+  }
+
+  /** The node-static prefix of the plan, answered from the node's memo when it has been asked before. */
+  runStaticFilters(plan: FilterPlan, state: CycleState, pod: Pod, node: NodeInfo): Status {
+    const memo = node.staticFilterMemo;
+    let s = memo.get(plan.memoKey);
+    if (s === undefined) {
+      s = runFilters(plan.memoized, state, pod, node);
+      // Only definite answers are remembered; an Error is retried next time.
+      if (s.isSuccess() || s.isRejected()) {
+        if (memo.size >= MEMO_PER_NODE) memo.clear();
+        memo.set(plan.memoKey, s);
+      }
+    }
+    return s;
   }
 
   /**
@@ -107,9 +122,21 @@ export class Framework {
    * passes) also without them, since a nominated pod may never arrive; kube runs both passes for the same reason.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, node: NodeInfo): Status {
+    return this.withNominatedPods(state, pod, node, false);
+  }
+
+  /**
+   * runFilterPluginsWithNominatedPods for a node whose node-static filters the caller already knows pass: only the
+   * rest run. Nominated pods cannot change a node-static answer, so the result is the same.
+   */
+  runDynamicFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, node: NodeInfo): Status {
+    return this.withNominatedPods(state, pod, node, true);
+  }
+
+  private withNominatedPods(state: CycleState, pod: Pod, node: NodeInfo, staticPassed: boolean): Status {
     const nominator = this.handle.nominator;
     const nominated = nominator && nominator.size ? nominator.podsOn(node.name) : undefined;
-    if (!nominated) return this.runFilterPlugins(state, pod, node);
+    if (!nominated) return staticPassed ? runFilters(this.filterPlan(state, pod).rest, state, pod, node) : this.runFilterPlugins(state, pod, node);
     const prio = podPriority(pod), key = podKey(pod);
     let withNominated: NodeInfo | undefined;
     for (const pi of nominated) {
@@ -117,11 +144,12 @@ export class Framework {
       withNominated ??= node.clone();
       withNominated.addPod(pi);
     }
+    const run = (n: NodeInfo) => (staticPassed ? runFilters(this.filterPlan(state, pod).rest, state, pod, n) : this.runFilterPlugins(state, pod, n));
     if (withNominated) {
-      const s = this.runFilterPlugins(state, pod, withNominated);
+      const s = run(withNominated);
       if (!s.isSuccess()) return s;
     }
-    return this.runFilterPlugins(state, pod, node);
+    return run(node);
   }
 
   /** Splits the active filters into the memoizable prefix and the rest, and interns the prefix's combined key. */
@@ -138,6 +166,13 @@ export class Framework {
       memoKey = internMemoKey(key);
     }
     const plan: FilterPlan = { pod, memoized: list.slice(0, k), memoKey, rest: list.slice(k) };
+    const rows: ((rows: Float64Array, base: number) => boolean)[] = [];
+    for (const pl of plan.rest) {
+      const f = (pl as FilterPlugin & RowPlugin).rowFilter?.(state, pod);
+      if (!f) break;
+      rows.push(f);
+    }
+    if (rows.length === plan.rest.length) plan.restRows = rows;
     state.activeFilters = plan;
     return plan;
   }
@@ -172,13 +207,26 @@ export class Framework {
     return Status.SUCCESS;
   }
 
-  /** Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): number[] {
+  /**
+   * Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. With `at`
+   * (the nodes' positions in the cache's list and its rows, node-rows.ts), plugins that can score from a row do.
+   */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: { rows: Float64Array; positions: readonly number[] }): number[] {
     const totals = new Array<number>(nodes.length).fill(0);
     for (const { plugin, weight } of this.score) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       if (!plugin.normalizeScore) {
         // No normalisation step: add straight into the totals without a NodeScore per node.
+        const row = at && (plugin as ScorePlugin & RowPlugin).rowScore?.(state, pod);
+        if (row && at) {
+          const { rows, positions } = at;
+          for (let i = 0; i < nodes.length; i++) {
+            const v = row(rows, positions[i]! * ROW);
+            if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
+            totals[i]! += v * weight;
+          }
+          continue;
+        }
         for (let i = 0; i < nodes.length; i++) {
           const v = plugin.score(state, pod, nodes[i]!);
           if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);

@@ -8,6 +8,8 @@ export const names = {
   NodeAffinity: 'NodeAffinity',
   NodePorts: 'NodePorts',
   NodeResourcesFit: 'NodeResourcesFit',
+  PodTopologySpread: 'PodTopologySpread',
+  InterPodAffinity: 'InterPodAffinity',
   DynamicResources: 'DynamicResources',
   DefaultPreemption: 'DefaultPreemption',
   NodeResourcesBalancedAllocation: 'NodeResourcesBalancedAllocation',

@@ -7,14 +7,16 @@ import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
 import type { PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
+import type { RowPlugin } from '../../framework/node-rows.js';
 import {
-  allocatableAndRequested, balancedAllocation, balancedAllocationDefault, DEFAULT_RESOURCES, isDefaultResources, type ResourceSpec,
+  allocatableAndRequested, balancedAllocation, balancedAllocationDefault, balancedAllocationRow, DEFAULT_RESOURCES, isDefaultResources,
+  type ResourceSpec,
 } from '../node-resources-fit/scoring.js';
 
 export const NAME = 'NodeResourcesBalancedAllocation';
 const PRE_SCORE_KEY = `PreScore${NAME}`;
 
-export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
+export class BalancedAllocation implements PreScorePlugin, ScorePlugin, RowPlugin {
   readonly name = NAME;
   private readonly isDefault: boolean;
   constructor(private readonly resources: readonly ResourceSpec[] = DEFAULT_RESOURCES) {
@@ -29,6 +31,12 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
     }
     state.write(PRE_SCORE_KEY, req);
     return Status.SUCCESS;
+  }
+
+  rowScore(state: CycleState): ((rows: Float64Array, base: number) => number) | undefined {
+    if (!this.isDefault) return undefined;
+    const req = state.read<Resource>(PRE_SCORE_KEY);
+    return (rows, base) => balancedAllocationRow(req, rows, base);
   }
 
   score(state: CycleState, _pod: Pod, node: NodeInfo): number {

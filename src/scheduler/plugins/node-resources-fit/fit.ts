@@ -2,6 +2,7 @@
 // (plugins/noderesources/fit.go fitsRequest).
 
 import type { NodeInfo } from '../../framework/node-info.js';
+import { HOT } from '../../framework/node-rows.js';
 import type { Resource } from '../../framework/resource.js';
 
 export interface InsufficientResource {
@@ -14,18 +15,26 @@ export interface InsufficientResource {
 
 /** fitsRequest(...).length === 0 without building the list: the per-node fast path of the filter. */
 export function fits(req: Resource, node: NodeInfo, ignored: ReadonlySet<string>): boolean {
-  const alloc = node.allocatable, used = node.requested;
-  if (node.pods.size + 1 > alloc.allowedPodNumber) return false;
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) return false;
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) return false;
-  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) return false;
+  if (!rowFits(req, node.hot, node.hotBase)) return false;
   if (req.scalar.size === 0) return true;
+  const alloc = node.allocatable, used = node.requested;
   for (const [name, q] of req.scalar) {
     if (q === 0 || ignored.has(name)) continue;
     if (q > (alloc.scalar.get(name) ?? 0) - (used.scalar.get(name) ?? 0)) return false;
   }
   return true;
 }
+
+/** The pod count, cpu, memory and ephemeral-storage part of `fits`, from the node's row (node-rows.ts). */
+export function rowFits(req: Resource, h: Float64Array, b: number): boolean {
+  if (h[b + FREE_PODS]! < 1) return false;
+  if (req.milliCPU > 0 && req.milliCPU > h[b + FREE_CPU]!) return false;
+  if (req.memory > 0 && req.memory > h[b + FREE_MEMORY]!) return false;
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > h[b + FREE_EPHEMERAL]!) return false;
+  return true;
+}
+// Module-level copies: the per-node functions then read constants, not another module's binding.
+const { FREE_PODS, FREE_CPU, FREE_MEMORY, FREE_EPHEMERAL } = HOT;
 
 /** Every shortfall, in kube's order: pod count, cpu, memory, ephemeral-storage, then extended resources. */
 export function fitsRequest(req: Resource, node: NodeInfo, ignored: ReadonlySet<string> = new Set()): InsufficientResource[] {

@@ -7,9 +7,11 @@ import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
 import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
-import { fits, fitsRequest } from './fit.js';
+import type { RowPlugin } from '../../framework/node-rows.js';
+import { fits, fitsRequest, rowFits } from './fit.js';
 import {
-  allocatableAndRequested, DEFAULT_RESOURCES, isDefaultResources, leastAllocated, leastAllocatedDefault, mostAllocated, type ResourceSpec,
+  allocatableAndRequested, DEFAULT_RESOURCES, isDefaultResources, leastAllocated, leastAllocatedDefault, leastAllocatedRow, mostAllocated,
+  type ResourceSpec,
 } from './scoring.js';
 
 export const NAME = 'NodeResourcesFit';
@@ -21,7 +23,7 @@ export interface NodeResourcesFitArgs {
   scoringStrategy?: { type?: 'LeastAllocated' | 'MostAllocated'; resources?: ResourceSpec[] };
 }
 
-export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin {
+export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, RowPlugin {
   readonly name = NAME;
   private readonly ignored: Set<string>;
   private readonly resources: readonly ResourceSpec[];
@@ -49,6 +51,19 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     const insufficient = fitsRequest(req, node, this.ignored);
     if (insufficient.length === 0) return Status.SUCCESS;
     return Status.unschedulable(...insufficient.map((r) => r.reason));
+  }
+
+  /** Pods asking for extended resources need the NodeInfo's scalar maps, so they take the filter() path. */
+  rowFilter(state: CycleState, pod: Pod): ((rows: Float64Array, base: number) => boolean) | undefined {
+    const req = state.get<Resource>(PRE_FILTER_KEY) ?? podRequests(pod);
+    if (req.scalar.size !== 0) return undefined;
+    return (rows, base) => rowFits(req, rows, base);
+  }
+
+  rowScore(state: CycleState): ((rows: Float64Array, base: number) => number) | undefined {
+    if (!this.leastDefault) return undefined;
+    const req = state.read<Resource>(PRE_SCORE_KEY);
+    return (rows, base) => leastAllocatedRow(req, rows, base);
   }
 
   preScore(state: CycleState, pod: Pod): Status {

@@ -2,6 +2,7 @@
 // (plugins/noderesources/resource_allocation.go, least_allocated.go, most_allocated.go, balanced_allocation.go).
 
 import type { NodeInfo } from '../../framework/node-info.js';
+import { HOT } from '../../framework/node-rows.js';
 import type { Resource } from '../../framework/resource.js';
 import { MAX_NODE_SCORE } from '../../interfaces.js';
 
@@ -47,18 +48,25 @@ export function isDefaultResources(specs: readonly ResourceSpec[]): boolean {
   return specs.length === 2 && specs[0]!.name === 'cpu' && specs[0]!.weight === 1 && specs[1]!.name === 'memory' && specs[1]!.weight === 1;
 }
 
-/** leastAllocated(allocatableAndRequested(node, pod, DEFAULT_RESOURCES, false)) without allocating: runs per node. */
+const { ALLOC_CPU, ALLOC_MEMORY, FREE_CPU, FREE_MEMORY, NONZERO_CPU, NONZERO_MEMORY } = HOT;
+
+/** leastAllocated(allocatableAndRequested(node, pod, DEFAULT_RESOURCES, false)) without allocating. */
 export function leastAllocatedDefault(node: NodeInfo, pod: Resource): number {
-  const a = node.allocatable, r = node.nonZeroRequested;
+  return leastAllocatedRow(pod, node.hot, node.hotBase);
+}
+
+/** leastAllocatedDefault from the node's row (node-rows.ts): runs on every feasible node of every cycle. */
+export function leastAllocatedRow(pod: Resource, h: Float64Array, b: number): number {
+  const allocCpu = h[b + ALLOC_CPU]!, allocMem = h[b + ALLOC_MEMORY]!;
   let score = 0, weights = 0;
-  if (a.milliCPU !== 0) {
-    const req = r.milliCPU + pod.milliCPU;
-    score += req > a.milliCPU ? 0 : Math.trunc(((a.milliCPU - req) * MAX_NODE_SCORE) / a.milliCPU);
+  if (allocCpu !== 0) {
+    const req = h[b + NONZERO_CPU]! + pod.milliCPU;
+    score += req > allocCpu ? 0 : Math.trunc(((allocCpu - req) * MAX_NODE_SCORE) / allocCpu);
     weights++;
   }
-  if (a.memory !== 0) {
-    const req = r.memory + pod.memory;
-    score += req > a.memory ? 0 : Math.trunc(((a.memory - req) * MAX_NODE_SCORE) / a.memory);
+  if (allocMem !== 0) {
+    const req = h[b + NONZERO_MEMORY]! + pod.memory;
+    score += req > allocMem ? 0 : Math.trunc(((allocMem - req) * MAX_NODE_SCORE) / allocMem);
     weights++;
   }
   return weights === 0 ? 0 : Math.trunc(score / weights);
@@ -66,11 +74,17 @@ export function leastAllocatedDefault(node: NodeInfo, pod: Resource): number {
 
 /** balancedAllocation(allocatableAndRequested(node, pod, DEFAULT_RESOURCES, true)) without allocating. */
 export function balancedAllocationDefault(node: NodeInfo, pod: Resource): number {
-  const a = node.allocatable, r = node.requested;
+  return balancedAllocationRow(pod, node.hot, node.hotBase);
+}
+
+/** balancedAllocationDefault from the node's row. */
+export function balancedAllocationRow(pod: Resource, h: Float64Array, b: number): number {
+  const allocCpu = h[b + ALLOC_CPU]!, allocMem = h[b + ALLOC_MEMORY]!;
   // With one resource (or none) on the node the standard deviation is 0.
-  if (a.milliCPU === 0 || a.memory === 0) return MAX_NODE_SCORE;
-  const fc = Math.min(1, (r.milliCPU + pod.milliCPU) / a.milliCPU);
-  const fm = Math.min(1, (r.memory + pod.memory) / a.memory);
+  if (allocCpu === 0 || allocMem === 0) return MAX_NODE_SCORE;
+  // requested = allocatable - free, exact for the integer figures involved.
+  const fc = Math.min(1, (allocCpu - h[b + FREE_CPU]! + pod.milliCPU) / allocCpu);
+  const fm = Math.min(1, (allocMem - h[b + FREE_MEMORY]! + pod.memory) / allocMem);
   return Math.trunc((1 - Math.abs((fc - fm) / 2)) * MAX_NODE_SCORE);
 }
 

@@ -27,15 +27,19 @@ export function untoleratedTaintReason(v: KubeVersion, taint: Taint): string {
 }
 
 function hasSoftTaint(n: NodeInfo): boolean {
-  for (const t of n.taints) if (t.effect === 'PreferNoSchedule') return true;
-  return false;
+  return n.softTaintCount > 0;
+}
+
+/** The scheduler's Cache counts soft-tainted nodes; other listers (tests) do not, and the nodes are checked instead. */
+interface SoftTaintCounter {
+  softTaintedNodes?(): number;
 }
 
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin {
   readonly name = NAME;
   /** One rejection per taint object: a fleet shares a handful of taints, so the reason is formatted once each. */
   private readonly rejections = new WeakMap<Taint, Status>();
-  constructor(private readonly handle: Pick<Handle, 'kubernetesVersion' | 'logger'>) {}
+  constructor(private readonly handle: Pick<Handle, 'kubernetesVersion' | 'logger'> & Partial<Pick<Handle, 'nodeInfos'>>) {}
 
   /** NodeInfo.hardTaints holds only NoSchedule/NoExecute taints, the ones the filter considers. */
   filter(_s: CycleState, pod: Pod, node: NodeInfo): Status {
@@ -64,6 +68,8 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   /** Only tolerations that can match PreferNoSchedule (that effect or none) matter for scoring. */
   preScore(state: CycleState, pod: Pod, nodes?: readonly NodeInfo[]): Status {
     // No feasible node has a PreferNoSchedule taint: every node would score the same, so scoring changes nothing.
+    // No node at all has one is the usual case, answered without visiting the feasible nodes.
+    if ((this.handle.nodeInfos as SoftTaintCounter | undefined)?.softTaintedNodes?.() === 0) return Status.SKIP;
     if (nodes && !nodes.some(hasSoftTaint)) return Status.SKIP;
     const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
     state.write(PRE_SCORE_KEY, tolerations);
