@@ -12,8 +12,11 @@ import { R } from './resources.js';
 export type EventType = 'Normal' | 'Warning';
 
 export interface EventRecorder {
-  /** Records an event about `obj` (which needs kind, apiVersion, metadata.name; uid when known). */
-  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string): void;
+  /**
+   * Records an event about `obj` (which needs kind, apiVersion, metadata.name; uid when known). `fieldPath` names a
+   * part of the object, as the kubelet does for containers (`spec.containers{web}`).
+   */
+  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string, fieldPath?: string): void;
   /** Resolves when every write started so far has finished (for tests and clean shutdown). */
   flush(): Promise<void>;
 }
@@ -54,16 +57,16 @@ class CoreEventRecorder implements EventRecorder {
 
   constructor(private readonly opts: EventRecorderOptions) {}
 
-  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string): void {
+  event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string, fieldPath?: string): void {
     const { clock, component, host } = this.opts;
     const now = clock.now();
     const involved = {
       kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name, uid: obj.metadata.uid,
-      apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion,
+      apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion, ...(fieldPath ? { fieldPath } : {}),
     };
     // Events about cluster-scoped objects live in `default` (client-go makeEvent).
     const namespace = obj.metadata.namespace || 'default';
-    const objKey = [component, host ?? '', involved.kind, namespace, involved.name, involved.uid, involved.apiVersion, type, reason].join('\u0000');
+    const objKey = [component, host ?? '', involved.kind, namespace, involved.name, involved.uid, involved.apiVersion, fieldPath ?? '', type, reason].join('\u0000');
     const msg = this.aggregate(objKey, message, now);
     // A combined event is one object whose message follows the latest of the similar events.
     const combined = msg !== message;

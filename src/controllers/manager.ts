@@ -15,7 +15,8 @@ import * as replicaset from './replicaset/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import type { Controller } from './util/base.js';
-import { ApiEventRecorder, type EventRecorder } from './util/events.js';
+import { createEventRecorder } from '../client/event-recorder.js';
+import type { EventRecorder } from './util/events.js';
 
 export interface ControllerContext {
   client: Client;
@@ -111,7 +112,7 @@ export class ControllerManager {
     this.informers = opts.informers ?? new InformerFactory({ client: opts.client, clock: opts.clock, logger });
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
-      recorder: opts.recorder ?? ((component) => new ApiEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
+      recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
     };
     this.controllers = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).map((d) => d.create(ctx));
   }

@@ -8,7 +8,7 @@ import { InformerFactory, type Informer } from '../client/informer.js';
 import { R } from '../client/resources.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
-import { ApiEventRecorder, type EventRecorder } from './events.js';
+import { KubeletEventRecorder, type EventRecorder } from './events.js';
 import { Kubelet } from './kubelet.js';
 import type { NodeProfile } from './profile.js';
 import { ACTIONS } from './stages/actions.js';
@@ -55,7 +55,7 @@ export class NodeAgent {
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     for (const profile of o.profiles) {
-      const events = o.events?.(profile.name) ?? new ApiEventRecorder(o.client, o.clock, profile.name, logger);
+      const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
         profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings,
       }));
