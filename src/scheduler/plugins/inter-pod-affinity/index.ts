@@ -6,6 +6,7 @@ import type { Labels } from '../../../api/labels.js';
 import type { CycleState } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Status } from '../../framework/status.js';
+import { preFilterState } from '../helper/pre-filter-state.js';
 import type { FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
 import { listersOf, type ObjectListers } from '../pod-topology-spread/listers.js';
@@ -61,15 +62,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   filter(state: CycleState, pod: Pod, node: NodeInfo): Status {
-    let s = state.get<PreFilterState | null>(PRE_FILTER_KEY);
-    if (s === undefined) {
-      // Filter without PreFilter (a dry run by another plugin): work the state out once and keep it for this cycle.
-      const pre = this.preFilter(state, pod);
-      if (!pre.isSuccess()) {
-        if (!pre.isSkip()) return pre;
-        state.write(PRE_FILTER_KEY, (s = null));
-      } else s = state.read<PreFilterState>(PRE_FILTER_KEY);
-    }
+    const s = preFilterState<PreFilterState>(state, PRE_FILTER_KEY, () => this.preFilter(state, pod));
+    if (s instanceof Status) return s;
     return s === null ? Status.SUCCESS : filterNode(s, node, this.handle.nodeInfos.get(node.name));
   }
 
