@@ -1,14 +1,20 @@
-// Benchmark of the sqlite Store's hot paths: create, get, update, list (and delete), with a watch cache attached.
-// Run: node --import tsx bench/storage.bench.ts   (prints a table, then one JSON line; under 10 s on 2 cores; BENCH_N sets the pod count)
+// Benchmark of the Store backends' hot paths (sqlite, and etcd when installed): create, get, update, list, delete,
+// with a watch cache attached. Run: node --import tsx bench/storage.bench.ts   (prints a table per backend, then one
+// JSON line; under a minute on 2 cores; BENCH_N / BENCH_ETCD_N set the pod counts)
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EtcdHttp } from '../src/storage/etcd/etcd-http.js';
+import { EtcdStore } from '../src/storage/etcd/etcd-store.js';
+import { ETCD_BIN, etcdInstalled, startLocalEtcd } from '../src/storage/etcd/local-etcd.js';
+import type { Store } from '../src/storage/interfaces.js';
 import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import { WatchCache } from '../src/storage/watch-cache.js';
 import { silentLogger } from '../src/util/log.js';
 
 const N = Number(process.env.BENCH_N ?? 10_000);
+const N_ETCD = Number(process.env.BENCH_ETCD_N ?? 2_000);
 const NAMESPACES = 20;
 const PODS = '/registry/pods/';
 
@@ -51,44 +57,95 @@ function podJson(i: number, gen: number): string {
 
 const key = (i: number) => `${PODS}ns${i % NAMESPACES}/pod-${i}`;
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
-  const path = join(dir, 'state.db');
-  const store = new SqliteStore({ path, logger: silentLogger });
+interface Run {
+  n: number;
+  results: Record<string, Result>;
+  delivered: number;
+  expected: number;
+  sizeMb: number;
+}
+
+/** The same workload for every backend; `settle` waits until the watch cache has seen every write so far. */
+async function run(store: Store, n: number, settle: () => Promise<void>, sizeMb: () => Promise<number>): Promise<Run> {
   const cache = new WatchCache({ store, prefix: PODS, logger: silentLogger });
   await cache.start();
   let delivered = 0;
   for (let w = 0; w < 10; w++) cache.watch(PODS, cache.revision(), () => void delivered++);
 
-  const order = Array.from({ length: N }, (_, i) => (i * 7919) % N); // a fixed shuffle
+  const order = Array.from({ length: n }, (_, i) => (i * 7919) % n); // a fixed shuffle
   const results: Record<string, Result> = {};
-  results.create = await measure(N, (i) => store.create(key(i), podJson(i, 0)));
-  results.get = await measure(N, (i) => store.get(key(order[i]!)));
-  results.update = await measure(N, async (i) => {
+  results.create = await measure(n, (i) => store.create(key(i), podJson(i, 0)));
+  results.get = await measure(n, (i) => store.get(key(order[i]!)));
+  await settle(); // etcd delivers watch events asynchronously: the cache must hold every create before the CAS loop
+  results.update = await measure(n, async (i) => {
     const k = key(order[i]!);
     const cur = cache.get(k)!; // read-modify-write as the API server does: cache read, CAS write
     return store.update(k, podJson(order[i]!, 1), cur.modRevision);
   });
-  const nsSize = N / NAMESPACES;
+  const nsSize = n / NAMESPACES;
   results[`list-ns(${nsSize})`] = await measure(200, (i) => store.list(`${PODS}ns${i % NAMESPACES}/`));
   results['list-page(500)'] = await measure(200, (i) => store.list(PODS, { limit: 500, afterKey: key(order[i]!) }));
   results[`cache-list-ns(${nsSize})`] = await measure(200, async (i) => cache.list(`${PODS}ns${i % NAMESPACES}/`));
-  results.delete = await measure(N / 2, (i) => store.delete(key(order[i]!)));
-
-  const sizeMb = Math.round(((statSync(path).size + safeSize(`${path}-wal`)) / 1e6) * 10) / 10;
-  const expected = (N + N + N / 2) * 10;
+  results.delete = await measure(n / 2, (i) => store.delete(key(order[i]!)));
+  await settle();
+  const size = await sizeMb();
   cache.stop();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  return { n, results, delivered, expected: (n + n + n / 2) * 10, sizeMb: Math.round(size * 10) / 10 };
+}
 
-  console.log(`sqlite store, file-backed (WAL, synchronous=NORMAL), ${N} pods of ~1 KB, watch cache + 10 watchers attached`);
+function print(title: string, r: Run): void {
+  console.log(title);
   console.log('op'.padEnd(22) + 'ops'.padStart(8) + 'ops/s'.padStart(10) + 'p50 µs'.padStart(10) + 'p99 µs'.padStart(10));
-  for (const [name, r] of Object.entries(results)) {
-    console.log(name.padEnd(22) + String(r.ops).padStart(8) + String(r.opsPerSec).padStart(10) + String(r.p50Us).padStart(10) + String(r.p99Us).padStart(10));
+  for (const [name, x] of Object.entries(r.results)) {
+    console.log(name.padEnd(22) + String(x.ops).padStart(8) + String(x.opsPerSec).padStart(10) + String(x.p50Us).padStart(10) + String(x.p99Us).padStart(10));
   }
-  console.log(`watch events delivered: ${delivered} (expected ${expected}); file size: ${sizeMb} MB`);
-  console.log(JSON.stringify({ bench: 'storage/sqlite', n: N, results, delivered, fileMb: sizeMb }));
-  if (delivered !== expected) process.exitCode = 1;
+  console.log(`watch events delivered: ${r.delivered} (expected ${r.expected}); data size: ${r.sizeMb} MB\n`);
+}
+
+async function sqliteRun(): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'winkube-bench-'));
+  const path = join(dir, 'state.db');
+  const store = new SqliteStore({ path, logger: silentLogger });
+  try {
+    return await run(store, N, async () => {}, async () => (statSync(path).size + safeSize(`${path}-wal`)) / 1e6);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** etcd fsyncs every write, so it gets a smaller N (BENCH_ETCD_N) to keep the whole run under a minute. */
+async function etcdRun(): Promise<Run> {
+  const etcd = await startLocalEtcd();
+  const store = new EtcdStore({ endpoints: [etcd.endpoint], logger: silentLogger });
+  const status = new EtcdHttp({ endpoints: [etcd.endpoint] });
+  try {
+    return await run(store, N_ETCD, async () => void (await store.watchProgress()), async () => {
+      const st = await status.call<{ dbSize?: string }>('/v3/maintenance/status', {});
+      return Number(st.dbSize ?? 0) / 1e6;
+    });
+  } finally {
+    status.close();
+    await store.close();
+    await etcd.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const sqlite = await sqliteRun();
+  print(`sqlite store, file-backed (WAL, synchronous=NORMAL), ${N} pods of ~1 KB, watch cache + 10 watchers attached`, sqlite);
+  let etcd: Run | { skipped: string };
+  if (etcdInstalled()) {
+    const r = await etcdRun();
+    print(`etcd store, one local etcd ${'3.4+'} member over the JSON gateway, ${N_ETCD} pods of ~1 KB, watch cache + 10 watchers`, r);
+    etcd = r;
+  } else {
+    etcd = { skipped: `${ETCD_BIN} not installed` };
+    console.log(`etcd store: skipped (${etcd.skipped})`);
+  }
+  const brief = (r: Run | { skipped: string }) => ('skipped' in r ? r : { n: r.n, results: r.results, delivered: r.delivered, dataMb: r.sizeMb });
+  console.log(JSON.stringify({ bench: 'storage', sqlite: brief(sqlite), etcd: brief(etcd) }));
+  for (const r of [sqlite, etcd]) if (!('skipped' in r) && r.delivered !== r.expected) process.exitCode = 1;
 }
 
 function safeSize(p: string): number {

@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cluster } from '../cluster/cluster.js';
 import { loadProfiles } from '../cluster/components.js';
+import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { createLogger, type LogLevel } from '../util/log.js';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.js';
 import type { Command } from './main.js';
@@ -14,6 +15,8 @@ const FLAGS: FlagSpec[] = [
   { name: 'port', type: 'number', help: 'HTTPS port of the API server on 127.0.0.1; 0 picks a free one', default: 6443 },
   { name: 'fleet', type: 'string', help: 'a fleet file (YAML or JSON) describing the nodes; replaces the default fleet', placeholder: 'FILE' },
   { name: 'log-level', type: 'string', help: 'error | warn | info | debug', default: 'info', placeholder: 'LEVEL' },
+  { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
+  { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
 ];
 
 export const upCommand: Command = {
@@ -50,14 +53,29 @@ export const upCommand: Command = {
       process.stderr.write(`winkube up: ${(err as Error).message}\n`);
       return 1;
     }
+    const storage = flags.storage as string;
+    if (storage !== 'sqlite' && storage !== 'etcd') throw new UsageError(`invalid --storage "${storage}": sqlite or etcd`);
+    const endpoints = (flags['etcd-endpoints'] as string).split(',').map((e) => e.trim()).filter(Boolean);
+    if (storage === 'etcd' && endpoints.length === 0) throw new UsageError('--storage etcd needs --etcd-endpoints');
+    for (const e of endpoints) if (!/^http:\/\/[^/]+\/?$/.test(e)) throw new UsageError(`invalid --etcd-endpoints entry "${e}": want http://HOST:PORT`);
     const logger = createLogger({ level });
+    const store = storage === 'etcd' ? new EtcdStore({ endpoints, logger: logger.child('storage/etcd') }) : undefined;
+    if (store) {
+      try {
+        await store.revision(); // fail now, clearly, rather than half-way through start-up
+      } catch (err) {
+        process.stderr.write(`winkube up: etcd at ${endpoints.join(',')} is not reachable: ${(err as Error).message}\n`);
+        await store.close();
+        return 1;
+      }
+    }
     const kubeconfig = join(dataDir, 'kubeconfig');
     // A kubeconfig from an earlier run would tell a waiting script the cluster is ready before it is.
     rmSync(kubeconfig, { force: true });
     const started = Date.now();
     const say = (msg: string) => process.stdout.write(`${msg}\n`);
     say(`winkube: starting cluster in ${dataDir}`);
-    const cluster = new Cluster({ dataDir, port, profiles, logger, progress: (step) => say(`  ✓ ${step}`) });
+    const cluster = new Cluster({ dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`) });
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;

@@ -11,6 +11,7 @@ import { ControlPlane } from './control-plane.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { startComponents, type RunningComponents } from './components.js';
 import type { NodeProfile } from '../node/profile.js';
+import type { Store } from '../storage/interfaces.js';
 
 export interface ClusterConfig {
   dataDir: string;
@@ -19,6 +20,8 @@ export interface ClusterConfig {
   profiles?: NodeProfile[];
   logger: Logger;
   clock?: Clock;
+  /** The API server's store (e.g. etcd); a SQLite file in dataDir when absent. */
+  store?: Store;
   /** Called with a short line for each start-up step (the CLI prints them). */
   progress?: (step: string) => void;
 }
@@ -33,7 +36,7 @@ export class Cluster {
   constructor(private readonly cfg: ClusterConfig) {
     this.clock = cfg.clock ?? new RealClock();
     this.pki = loadOrCreatePki(cfg.dataDir, ['127.0.0.1', '::1', '10.96.0.1']);
-    this.controlPlane = new ControlPlane({ dataDir: cfg.dataDir, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES });
+    this.controlPlane = new ControlPlane({ dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES });
     this.http = new HttpFrontEnd({
       api: this.controlPlane.api,
       logger: cfg.logger.child('http'),
@@ -55,7 +58,7 @@ export class Cluster {
     await this.controlPlane.start();
     const port = await this.http.listen();
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
-    step(`API server listening on https://127.0.0.1:${port} (state in ${join(this.cfg.dataDir, 'state.db')})`);
+    step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
     this.components = await startComponents({
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
     });
