@@ -31,6 +31,8 @@ interface Row {
   createPodsPerS: number;
   /** From Scheduler.start() until the watch saw the last pod bound. */
   scheduleS: number;
+  /** CPU seconds (user + system) the process spent in that window: steadier than wall time on a shared machine. */
+  scheduleCpuS: number;
   podsPerS: number;
   /** Pods on the wrong OS/build or on an untolerated taint: must be 0. */
   misplaced: number;
@@ -145,7 +147,7 @@ async function runOne(scenario: Scenario, numNodes: number, numPods: number, con
   const scheduler = new Scheduler({ client: schedClient, informers, clock, logger: silentLogger, disabledPlugins });
   const watcher = await watchBound(admin, numPods);
 
-  let createPodsS = 0, scheduleS = 0;
+  let createPodsS = 0, scheduleS = 0, scheduleCpuS = 0;
   if (concurrent) {
     await scheduler.start();
     t0 = process.hrtime.bigint();
@@ -159,9 +161,12 @@ async function runOne(scenario: Scenario, numNodes: number, numPods: number, con
     createPodsS = seconds(t0);
     const prof = await startProfile();
     t0 = process.hrtime.bigint();
+    const cpu0 = process.cpuUsage();
     await scheduler.start();
     await watcher.done;
     scheduleS = seconds(t0);
+    const cpu = process.cpuUsage(cpu0);
+    scheduleCpuS = (cpu.user + cpu.system) / 1e6;
     await prof?.();
   }
   const placed = await watcher.done;
@@ -173,7 +178,7 @@ async function runOne(scenario: Scenario, numNodes: number, numPods: number, con
   return {
     scenario, nodes: numNodes, pods: numPods,
     createNodesS: round(createNodesS, 2), createPodsPerS: Math.round(numPods / createPodsS),
-    scheduleS: round(scheduleS, 2), podsPerS: Math.round(numPods / scheduleS),
+    scheduleS: round(scheduleS, 2), scheduleCpuS: round(scheduleCpuS, 2), podsPerS: Math.round(numPods / scheduleS),
     misplaced: misplacedCount(placed, scenario, nodes),
   };
 }
@@ -207,8 +212,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const [n, m] of sizes) for (const sc of scenarios) rows.push(await runOne(sc, n, m, concurrent));
 
-  const header = ['scenario', 'nodes', 'pods', 'create nodes s', 'create pods/s', 'schedule s', 'pods/s', 'misplaced'];
-  const lines = rows.map((r) => [r.scenario, r.nodes, r.pods, r.createNodesS, r.createPodsPerS, r.scheduleS, r.podsPerS, r.misplaced].map(String));
+  const header = ['scenario', 'nodes', 'pods', 'create nodes s', 'create pods/s', 'schedule s', 'cpu s', 'pods/s', 'misplaced'];
+  const lines = rows.map((r) => [r.scenario, r.nodes, r.pods, r.createNodesS, r.createPodsPerS, r.scheduleS, r.scheduleCpuS, r.podsPerS, r.misplaced].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`scheduler throughput through the in-process API (${concurrent ? 'pods created while scheduling' : 'pods created first, then the scheduler starts'})`);

@@ -83,7 +83,10 @@ export class ResourceStore {
     return JSON.stringify(this.decl.storedAs ? this.decl.storedAs.codec.toStorage(obj) : obj);
   }
 
-  /** Decodes a stored value once per revision; the result is shared, so callers clone before changing it. */
+  /**
+   * Decodes a stored value once per revision. The result is shared (responses, every watcher, admission lookups) and
+   * deep-frozen, so a caller that changes it without cloning fails loudly instead of corrupting what others see.
+   */
   decode(kv: KeyValue): KubeObject {
     let obj = this.parsed.get(kv);
     if (!obj) {
@@ -93,7 +96,9 @@ export class ResourceStore {
       // of the server (JSON, the in-process transport's copy) drops them, as the stored JSON does.
       obj = p && p.key === kv.key && p.value === kv.value ? p.obj : JSON.parse(kv.value) as KubeObject;
       if (this.decl.storedAs) obj = this.decl.storedAs.codec.fromStorage(obj);
+      if (Object.isFrozen(obj) || Object.isFrozen(obj.metadata)) obj = { ...obj, metadata: { ...obj.metadata } };
       obj.metadata.resourceVersion = String(kv.modRevision);
+      obj = settle(obj);
       this.parsed.set(kv, obj);
     }
     return obj;
@@ -116,19 +121,25 @@ export class ResourceStore {
     }
   }
 
+  /** Waits until the watch cache reflects the store's current revision; no extra promise when it already does. */
+  private async fresh(): Promise<void> {
+    const rev = await this.store.revision();
+    if (!this.cache.isFresh(rev)) await this.cache.waitFor(rev);
+  }
+
   private notFound(name: string): StatusError {
     return StatusError.notFound(this.decl.group, this.decl.plural, name);
   }
 
   async get(namespace: string | undefined, name: string): Promise<KubeObject> {
-    await this.cache.waitFor(await this.store.revision());
+    await this.fresh();
     const kv = this.cache.get(this.key(namespace, name));
     if (!kv) throw this.notFound(name);
     return this.decode(kv);
   }
 
   async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
-    await this.cache.waitFor(await this.store.revision());
+    await this.fresh();
     const prefix = this.decl.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
     let start = '';
     let revision = this.cache.revision();
@@ -167,7 +178,7 @@ export class ResourceStore {
     await hooks.mutate?.(obj);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     meta.uid = newUid();
-    meta.creationTimestamp = rfc3339(ctx.now);
+    meta.creationTimestamp = timestamp(ctx.now);
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -201,7 +212,7 @@ export class ResourceStore {
   ): Promise<KubeObject> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
-      await this.cache.waitFor(await this.store.revision());
+      await this.fresh();
       const kv = this.cache.get(key);
       if (!kv) throw this.notFound(name);
       const current = this.decode(kv);
@@ -242,7 +253,9 @@ export class ResourceStore {
         continue;
       }
       if (params.dryRun) return obj;
-      delete obj.metadata.resourceVersion;
+      // Not `delete`: removing a key from the middle of an object drops V8 to a slow dictionary layout, and this object
+      // becomes the shared decoded one. JSON leaves the undefined out of the stored value all the same.
+      obj.metadata.resourceVersion = undefined;
       try {
         return await this.put(key, obj, (value) => this.store.update(key, value, kv.modRevision));
       } catch (err) {
@@ -277,7 +290,7 @@ export class ResourceStore {
   async delete(namespace: string | undefined, name: string, params: DeleteParams = {}): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
-      await this.cache.waitFor(await this.store.revision());
+      await this.fresh();
       const kv = this.cache.get(key);
       if (!kv) throw this.notFound(name);
       const current = this.decode(kv);
@@ -342,6 +355,52 @@ export class ResourceStore {
     if (grace < 0) grace = 1;
     return grace;
   }
+}
+
+/**
+ * Freezes a JSON value and everything under it, and returns it. Stops at frozen objects: a copy-on-write update
+ * shares the unchanged parts with the previous revision, which are frozen already, so only new parts are visited.
+ * An object holding undefined-valued keys (which JSON, and so the stored value, leaves out) is replaced by a copy
+ * without them, so the shared object looks exactly like the stored one.
+ */
+export function settle<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v) || ArrayBuffer.isView(v)) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const y = settle(x);
+      if (y !== x) v[i] = y;
+    }
+    return Object.freeze(v);
+  }
+  const o = v as Record<string, unknown>;
+  let holes = false;
+  for (const k in o) {
+    const x = o[k];
+    if (x === undefined) {
+      holes = true;
+      continue;
+    }
+    const y = settle(x);
+    if (y !== x) o[k] = y;
+  }
+  if (!holes) return Object.freeze(v);
+  const out: Record<string, unknown> = {};
+  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
+  return Object.freeze(out) as T;
+}
+
+let stampSecond = NaN;
+let stampText = '';
+
+/** rfc3339 (second precision) of `ms`, formatted once per second: every create and binding asks for one. */
+export function timestamp(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  if (sec !== stampSecond) {
+    stampSecond = sec;
+    stampText = rfc3339(ms);
+  }
+  return stampText;
 }
 
 function encodeContinue(t: ContinueToken): string {

@@ -3,12 +3,12 @@
 import { fieldErr, StatusError } from '../api/errors.js';
 import type { ScaleDecl } from '../api/interfaces.js';
 import type { KubeObject } from '../api/types.js';
-import { rfc3339 } from '../util/clock.js';
 import { cloneJson } from '../util/json.js';
 import type { ServerResponse } from './interfaces.js';
 import { evict } from './eviction.js';
 import { decodeBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
+import { timestamp } from './resource-store.js';
 import { json } from './server.js';
 
 export async function handleSubresource(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
@@ -111,7 +111,7 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
     if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
     type Cond = { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: null };
     const status = (pod.status ?? {}) as { conditions?: Cond[] };
-    const conditions: Cond[] = [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(h.cfg.clock.now()) }];
+    const conditions: Cond[] = [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(h.cfg.clock.now()) }];
     for (const c of status.conditions ?? []) if (c.type !== 'PodScheduled') conditions.push(c);
     return { ...pod, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
   }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true, copyOnWrite: true });

@@ -1,5 +1,6 @@
 // The in-process transport: hands requests straight to an API server object in the same process, with the same
-// semantics as HTTP (objects are copied both ways, so nobody shares memory with the server).
+// semantics as HTTP (objects are copied both ways, so nobody shares memory with the server; watch events carry the
+// server's deep-frozen objects, which nobody can change, without a copy).
 
 import type { WatchEvent } from '../api/types.js';
 import { cloneJson } from '../util/json.js';
@@ -48,7 +49,9 @@ export class InProcessTransport implements Transport {
     };
     const stopServer = await res.watch({
       send: (ev) => {
-        if (!ended) onEvent(copy(ev));
+        // The server's stored objects are deep-frozen and shared: every watcher can read the same one, and nobody
+        // can change it, so the copy that keeps components apart is only needed for objects made for this event.
+        if (!ended) onEvent(Object.isFrozen(ev.object) ? ev : copy(ev));
       },
       close: end,
     });

@@ -31,7 +31,11 @@ export interface WatchStream {
 /** How requests travel. Both transports give the same answers for the same request. */
 export interface Transport {
   request(req: ApiRequest): Promise<ApiResponse>;
-  /** Opens a watch (the request has watch=true); each event is delivered in order. A non-2xx answer rejects. */
+  /**
+   * Opens a watch (the request has watch=true); each event is delivered in order. A non-2xx answer rejects.
+   * Event objects are read-only: the in-process transport hands every watcher the same frozen object, so copy one
+   * (src/util/json.ts cloneJson) before changing it.
+   */
   watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream>;
   close?(): void;
 }

@@ -92,6 +92,11 @@ export class WatchCache {
     return this.rev;
   }
 
+  /** True when the cache is ready and already reflects `revision`: waitFor would resolve at once. */
+  isFresh(revision: number): boolean {
+    return this.state === 'ready' && revision <= this.rev;
+  }
+
   /**
    * Resolves once the cache reflects `revision` (kube-apiserver's waitUntilFreshAndBlock). When the
    * store can report watch progress this also covers revisions written under other prefixes.

@@ -31,6 +31,10 @@ export class Cache implements NodeInfoLister {
   private rows = new Float64Array(64 * ROW);
   /** Listed nodes with a PreferNoSchedule taint: when 0, TaintToleration's scoring changes nothing. */
   private softTainted = 0;
+  /** NodeInfos holding pods with pod (anti-)affinity / required anti-affinity, and the lists made from them. */
+  private readonly withAffinity = new Set<NodeInfo>();
+  private readonly withRequiredAnti = new Set<NodeInfo>();
+  private affinityLists?: { withAffinity: NodeInfo[]; withRequiredAnti: NodeInfo[] };
 
   list(): readonly NodeInfo[] {
     return this.nodeList;
@@ -44,6 +48,28 @@ export class Cache implements NodeInfoLister {
   /** The listed nodes' rows: position i's row starts at i*ROW. Replaced as it grows, so re-read per cycle. */
   positionRows(): Float64Array {
     return this.rows;
+  }
+
+  /**
+   * Listed nodes that hold pods with pod affinity or anti-affinity, and those holding pods with required
+   * anti-affinity (the snapshot's havePodsWithAffinityNodeInfoList / havePodsWithRequiredAntiAffinityNodeInfoList):
+   * InterPodAffinity need only visit these unless the incoming pod has terms of its own.
+   */
+  havePodsWithAffinity(): { withAffinity: readonly NodeInfo[]; withRequiredAnti: readonly NodeInfo[] } {
+    return (this.affinityLists ??= {
+      withAffinity: [...this.withAffinity].filter((ni) => ni.node),
+      withRequiredAnti: [...this.withRequiredAnti].filter((ni) => ni.node),
+    });
+  }
+
+  /** Keeps the affinity sets current after `ni` gained or lost pods, or its Node. */
+  private trackAffinity(ni: NodeInfo): void {
+    const a = ni.affinityPodCount > 0, r = ni.requiredAntiAffinityPodCount > 0;
+    if (a !== this.withAffinity.has(ni) || r !== this.withRequiredAnti.has(ni)) this.affinityLists = undefined;
+    if (a) this.withAffinity.add(ni);
+    else this.withAffinity.delete(ni);
+    if (r) this.withRequiredAnti.add(ni);
+    else this.withRequiredAnti.delete(ni);
   }
 
   /** How many listed nodes carry a PreferNoSchedule taint. */
@@ -97,6 +123,7 @@ export class Cache implements NodeInfoLister {
       this.nodeList.push(ni);
     }
     this.place(ni, pos);
+    if (this.withAffinity.has(ni) || this.withRequiredAnti.has(ni)) this.affinityLists = undefined;
   }
 
   removeNode(node: Node): void {
@@ -119,6 +146,7 @@ export class Cache implements NodeInfoLister {
     }
     // Pods still bound to a deleted node keep their NodeInfo (as kube's "imaginary node") until they go.
     ni.node = undefined;
+    if (this.withAffinity.has(ni) || this.withRequiredAnti.has(ni)) this.affinityLists = undefined;
     if (ni.pods.size === 0) this.nodes.delete(name);
   }
 
@@ -129,7 +157,9 @@ export class Cache implements NodeInfoLister {
     const key = podKey(pod);
     if (this.pods.has(key)) throw new Error(`pod ${key} is in the cache, so can't be assumed`);
     this.pods.set(key, { pod, nodeName, assumed: true });
-    this.nodeInfo(nodeName).addPod(newPodInfo(pod));
+    const target = this.nodeInfo(nodeName);
+    target.addPod(newPodInfo(pod));
+    this.trackAffinity(target);
   }
 
   /** Binding failed: take the assumed pod back out. */
@@ -145,10 +175,23 @@ export class Cache implements NodeInfoLister {
   addPod(pod: Pod): void {
     const key = podKey(pod);
     const st = this.pods.get(key);
-    if (st) this.removeFromNode(key, st.nodeName);
     const nodeName = pod.spec!.nodeName!;
+    if (st && st.nodeName === nodeName && sameFootprint(st.pod, pod)) {
+      // The usual confirmation of an assumed pod: same node, same containers, so nothing needs recounting.
+      const ni = this.nodes.get(nodeName);
+      const pi = ni?.pods.get(key);
+      if (ni && pi) {
+        ni.replacePod({ ...pi, pod });
+        this.trackAffinity(ni);
+        this.pods.set(key, { pod, nodeName, assumed: false });
+        return;
+      }
+    }
+    if (st) this.removeFromNode(key, st.nodeName);
     this.pods.set(key, { pod, nodeName, assumed: false });
-    this.nodeInfo(nodeName).addPod(newPodInfo(pod));
+    const target = this.nodeInfo(nodeName);
+    target.addPod(newPodInfo(pod));
+    this.trackAffinity(target);
   }
 
   updatePod(pod: Pod): void {
@@ -167,6 +210,7 @@ export class Cache implements NodeInfoLister {
     const ni = this.nodes.get(nodeName);
     if (!ni) return;
     ni.removePod(key);
+    this.trackAffinity(ni);
     if (!ni.node && ni.pods.size === 0) this.nodes.delete(nodeName);
   }
 
@@ -199,4 +243,16 @@ export class Cache implements NodeInfoLister {
     }
     ni.images = new Map();
   }
+}
+
+/**
+ * True when two versions of a pod ask for the same resources and host ports: the parts newPodInfo reads are the very
+ * same frozen (so unchanged) objects. The API server shares unchanged parts between revisions of an object and hands
+ * watchers frozen objects, so a binding's new revision passes this against the pod the scheduler assumed.
+ */
+function sameFootprint(a: Pod, b: Pod): boolean {
+  const x = a.spec, y = b.spec;
+  if (!x || !y || x.containers !== y.containers || !Object.isFrozen(x.containers)) return false;
+  return x.initContainers === y.initContainers && x.overhead === y.overhead
+    && (x.initContainers === undefined || Object.isFrozen(x.initContainers)) && (x.overhead === undefined || Object.isFrozen(x.overhead));
 }

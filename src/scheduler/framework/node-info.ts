@@ -34,6 +34,10 @@ export class NodeInfo {
   taints: Taint[] = [];
   /** How many taints have effect PreferNoSchedule (TaintToleration scores only those). */
   softTaintCount = 0;
+  /** How many pods here have pod (anti-)affinity, and required anti-affinity (see podsWithAffinity). */
+  affinityPodCount = 0;
+  requiredAntiAffinityPodCount = 0;
+  private affinityList?: { generation: number; withAffinity: PodInfo[]; withRequiredAnti: PodInfo[] };
   /**
    * This node's row (see node-rows.ts) is `hot[hotBase .. hotBase+ROW)`, kept current by setNode, addPod and
    * removePod. A NodeInfo in the cache's list has its row in the cache's shared array; others own a private one.
@@ -88,13 +92,48 @@ export class NodeInfo {
     return this.node?.metadata.labels ?? {};
   }
 
+  /**
+   * The pods here with pod affinity or anti-affinity, and those with required anti-affinity (kube's
+   * NodeInfo.PodsWithAffinity / PodsWithRequiredAntiAffinity), built on demand once per change.
+   */
+  podsWithAffinity(): { withAffinity: readonly PodInfo[]; withRequiredAnti: readonly PodInfo[] } {
+    let l = this.affinityList;
+    if (l?.generation === this.generation) return l;
+    l = { generation: this.generation, withAffinity: [], withRequiredAnti: [] };
+    if (this.affinityPodCount > 0) {
+      for (const pi of this.pods.values()) {
+        if (hasPodAffinity(pi.pod)) l.withAffinity.push(pi);
+        if (hasRequiredAntiAffinity(pi.pod)) l.withRequiredAnti.push(pi);
+      }
+    }
+    return (this.affinityList = l);
+  }
+
+  private countAffinity(pod: Pod, sign: number): void {
+    if (hasPodAffinity(pod)) this.affinityPodCount += sign;
+    if (hasRequiredAntiAffinity(pod)) this.requiredAntiAffinityPodCount += sign;
+  }
+
   addPod(pi: PodInfo): void {
     if (this.pods.has(pi.key)) this.removePod(pi.key);
     this.pods.set(pi.key, pi);
+    this.countAffinity(pi.pod, 1);
     addTo(this.requested, pi.requests);
     addTo(this.nonZeroRequested, pi.nonZeroRequests);
     for (const p of pi.hostPorts) this.usedPorts.add(p);
     this.refreshHot();
+    this.generation++;
+  }
+
+  /**
+   * Swaps in a new PodInfo for a pod already here whose requests and host ports are the same (an assumed pod the
+   * informer confirms): only the pod object changes, so the totals and the row stay as they are.
+   */
+  replacePod(pi: PodInfo): void {
+    const old = this.pods.get(pi.key);
+    if (old) this.countAffinity(old.pod, -1);
+    this.pods.set(pi.key, pi);
+    this.countAffinity(pi.pod, 1);
     this.generation++;
   }
 
@@ -111,6 +150,7 @@ export class NodeInfo {
     const pi = this.pods.get(key);
     if (!pi) return undefined;
     this.pods.delete(key);
+    this.countAffinity(pi.pod, -1);
     addTo(this.requested, pi.requests, -1);
     addTo(this.nonZeroRequested, pi.nonZeroRequests, -1);
     for (const p of pi.hostPorts) this.usedPorts.add(p, -1);
@@ -118,4 +158,15 @@ export class NodeInfo {
     this.generation++;
     return pi;
   }
+}
+
+/** kube's podWithAffinity: podAffinity or podAntiAffinity is set. */
+export function hasPodAffinity(pod: Pod): boolean {
+  const a = pod.spec?.affinity;
+  return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+}
+
+/** kube's podWithRequiredAntiAffinity. */
+export function hasRequiredAntiAffinity(pod: Pod): boolean {
+  return !!pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length;
 }

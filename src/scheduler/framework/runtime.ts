@@ -2,15 +2,16 @@
 // plugin name on failures (framework/runtime/framework.go).
 
 import {
-  MAX_NODE_SCORE, type BindPlugin, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin,
+  type BindPlugin, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin,
   type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin,
-  type ScorePlugin, type NodeScore,
+  type ScorePlugin,
 } from '../interfaces.js';
 import { podKey, podPriority, type Pod } from '../types.js';
 import type { CycleState, FilterPlan } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Registry } from './registry.js';
-import { ROW, type RowPlugin } from './node-rows.js';
+import type { RowPlugin } from './node-rows.js';
+import { runScores, type RowsAt } from './run-scores.js';
 import { internMemoKey, MEMO_PER_NODE, nextFrameworkId, runFilters } from './run-filters.js';
 import { StaticVerdictTables } from './static-verdicts.js';
 import { Status } from './status.js';
@@ -211,40 +212,8 @@ export class Framework {
    * Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. With `at`
    * (the nodes' positions in the cache's list and its rows, node-rows.ts), plugins that can score from a row do.
    */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: { rows: Float64Array; positions: readonly number[] }): number[] {
-    const totals = new Array<number>(nodes.length).fill(0);
-    for (const { plugin, weight } of this.score) {
-      if (state.skipScorePlugins.has(plugin.name)) continue;
-      if (!plugin.normalizeScore) {
-        // No normalisation step: add straight into the totals without a NodeScore per node.
-        const row = at && (plugin as ScorePlugin & RowPlugin).rowScore?.(state, pod);
-        if (row && at) {
-          const { rows, positions } = at;
-          for (let i = 0; i < nodes.length; i++) {
-            const v = row(rows, positions[i]! * ROW);
-            if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
-            totals[i]! += v * weight;
-          }
-          continue;
-        }
-        for (let i = 0; i < nodes.length; i++) {
-          const v = plugin.score(state, pod, nodes[i]!);
-          if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
-          totals[i]! += v * weight;
-        }
-        continue;
-      }
-      const scores: NodeScore[] = new Array<NodeScore>(nodes.length);
-      for (let i = 0; i < nodes.length; i++) scores[i] = { name: nodes[i]!.name, score: plugin.score(state, pod, nodes[i]!) };
-      const s = plugin.normalizeScore(state, pod, scores);
-      if (!s.isSuccess()) throw new Error(`running Normalize on Score plugins: plugin ${JSON.stringify(plugin.name)} failed with: ${s.message()}`);
-      for (let i = 0; i < scores.length; i++) {
-        const v = scores[i]!.score;
-        if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
-        totals[i]! += v * weight;
-      }
-    }
-    return totals;
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: RowsAt): number[] {
+    return runScores(this.score, state, pod, nodes, at);
   }
 
   runReservePlugins(state: CycleState, pod: Pod, nodeName: string): Status {
@@ -276,9 +245,6 @@ export class Framework {
   }
 }
 
-function invalidScore(plugin: string, v: number): Error {
-  return new Error(`plugin ${JSON.stringify(plugin)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
-}
 
 /** An exception from a plugin is unexpected: it becomes an Error status rather than escaping the cycle. */
 function guard(fn: () => Status): Status {

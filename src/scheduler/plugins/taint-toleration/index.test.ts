@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeNode, makePod } from '../../testing/wrappers.js';
-import { newState, nodeInfo, testHandle } from '../../testing/harness.js';
+import { cacheWith, newState, nodeInfo, testHandle } from '../../testing/harness.js';
 import type { Taint, Toleration } from '../../types.js';
 import { toleratesTaint } from '../../util/tolerations.js';
 import { parseKubeVersion } from '../../util/version.js';
@@ -80,4 +80,31 @@ describe('TaintToleration preScore', () => {
     { name: 'scores when one does', nodes: [hard, soft], want: 'Success' },
   ];
   for (const c of cases) it(c.name, () => assert.equal(pl.preScore(newState(), makePod().obj(), c.nodes).code, c.want));
+});
+
+describe('TaintToleration preScore with the scheduler cache', () => {
+  // The cache counts soft-tainted nodes, so the common case (none anywhere) skips without visiting the nodes.
+  const cases = [
+    { name: 'no node in the cache has a PreferNoSchedule taint', taints: [], want: 'Skip' },
+    { name: 'one node in the cache has one', taints: [{ key: 'a', effect: 'PreferNoSchedule' as const }], want: 'Success' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const soft = makeNode('soft');
+      for (const t of c.taints) soft.taint(t);
+      const cache = cacheWith([makeNode('plain').obj(), soft.obj()]);
+      const pl = new TaintToleration(testHandle('v1.33.1', cache));
+      assert.equal(pl.preScore(newState(), makePod().obj(), cache.list()).code, c.want);
+    });
+  }
+
+  it('the count follows node updates and removals', () => {
+    const cache = cacheWith([makeNode('n').taint({ key: 'a', effect: 'PreferNoSchedule' }).obj()]);
+    assert.equal(cache.softTaintedNodes(), 1);
+    cache.addOrUpdateNode(makeNode('n').obj());
+    assert.equal(cache.softTaintedNodes(), 0);
+    cache.addOrUpdateNode(makeNode('n').taint({ key: 'b', effect: 'PreferNoSchedule' }).obj());
+    cache.removeNode(makeNode('n').obj());
+    assert.equal(cache.softTaintedNodes(), 0);
+  });
 });

@@ -4,7 +4,7 @@
 import type { CycleState } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Status } from '../../framework/status.js';
-import type { FilterPlugin, Handle, NodeScore, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import type { FilterPlugin, Handle, NodeInfoLister, NodeScore, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod, Taint, Toleration } from '../../types.js';
 import { tolerationsTolerateTaint } from '../../util/tolerations.js';
 import { atLeast, type KubeVersion } from '../../util/version.js';
@@ -69,7 +69,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   preScore(state: CycleState, pod: Pod, nodes?: readonly NodeInfo[]): Status {
     // No feasible node has a PreferNoSchedule taint: every node would score the same, so scoring changes nothing.
     // No node at all has one is the usual case, answered without visiting the feasible nodes.
-    if ((this.handle.nodeInfos as SoftTaintCounter | undefined)?.softTaintedNodes?.() === 0) return Status.SKIP;
+    // (The feasible nodes of a cycle all come from one list; the first one shows whether it is the counted one.)
+    const lister = this.handle.nodeInfos as (NodeInfoLister & SoftTaintCounter) | undefined;
+    if (nodes?.length && lister?.softTaintedNodes?.() === 0 && lister.get(nodes[0]!.name) === nodes[0]) return Status.SKIP;
     if (nodes && !nodes.some(hasSoftTaint)) return Status.SKIP;
     const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
     state.write(PRE_SCORE_KEY, tolerations);
