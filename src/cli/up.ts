@@ -15,6 +15,8 @@ const FLAGS: FlagSpec[] = [
   { name: 'port', type: 'number', help: 'HTTPS port of the API server on 127.0.0.1; 0 picks a free one', default: 6443 },
   { name: 'fleet', type: 'string', help: 'a fleet file (YAML or JSON) describing the nodes; replaces the default fleet', placeholder: 'FILE' },
   { name: 'log-level', type: 'string', help: 'error | warn | info | debug', default: 'info', placeholder: 'LEVEL' },
+  { name: 'dashboard', type: 'boolean', help: 'serve the dashboard (a web page of the fleet, pods and events) on 127.0.0.1; --dashboard=false turns it off', default: true },
+  { name: 'dashboard-port', type: 'number', help: 'port of the dashboard; 0 picks a free one', default: 0 },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
 ];
@@ -75,7 +77,12 @@ export const upCommand: Command = {
     const started = Date.now();
     const say = (msg: string) => process.stdout.write(`${msg}\n`);
     say(`winkube: starting cluster in ${dataDir}`);
-    const cluster = new Cluster({ dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`) });
+    const dashboardPort = flags['dashboard-port'] as number;
+    if (!Number.isInteger(dashboardPort) || dashboardPort < 0 || dashboardPort > 65535) throw new UsageError(`invalid --dashboard-port ${dashboardPort}`);
+    const cluster = new Cluster({
+      dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
+      dashboardPort: flags.dashboard ? dashboardPort : undefined,
+    });
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -97,6 +104,7 @@ export const upCommand: Command = {
     cluster.writeKubeconfig(kubeconfig);
     const secs = ((Date.now() - started) / 1000).toFixed(2);
     say(`winkube: cluster ready in ${secs}s — ${cluster.nodeCount} nodes Ready, API server at ${cluster.serverUrl}`);
+    if (cluster.dashboardUrl) say(`dashboard: ${cluster.dashboardUrl}`);
     say(`export KUBECONFIG=${kubeconfig}`);
     await new Promise(() => {}); // serve until a signal arrives
     return 0;

@@ -10,6 +10,7 @@ import type { Logger } from '../util/log.js';
 import { ControlPlane } from './control-plane.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { startComponents, type RunningComponents } from './components.js';
+import { startDashboard } from '../dashboard/server.js';
 import type { NodeProfile } from '../node/profile.js';
 import type { Store } from '../storage/interfaces.js';
 
@@ -24,6 +25,8 @@ export interface ClusterConfig {
   store?: Store;
   /** Called with a short line for each start-up step (the CLI prints them). */
   progress?: (step: string) => void;
+  /** Port of the dashboard on 127.0.0.1 (0 = a free one); no dashboard when undefined. */
+  dashboardPort?: number;
 }
 
 export class Cluster {
@@ -31,6 +34,7 @@ export class Cluster {
   private readonly http: HttpFrontEnd;
   private readonly pki: ClusterPki;
   private components?: RunningComponents;
+  private dashboard?: Awaited<ReturnType<typeof startDashboard>>;
   private readonly clock: Clock;
 
   constructor(private readonly cfg: ClusterConfig) {
@@ -49,6 +53,10 @@ export class Cluster {
     return `https://127.0.0.1:${this.http.port}`;
   }
 
+  get dashboardUrl(): string | undefined {
+    return this.dashboard?.url;
+  }
+
   get nodeCount(): number {
     return this.components?.nodeCount ?? 0;
   }
@@ -62,6 +70,13 @@ export class Cluster {
     this.components = await startComponents({
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
     });
+    if (this.cfg.dashboardPort !== undefined) {
+      this.dashboard = await startDashboard({
+        client: this.controlPlane.client({ name: 'system:winkube-dashboard', groups: ['system:authenticated'] }),
+        port: this.cfg.dashboardPort, logger: this.cfg.logger.child('dashboard'), clock: this.clock,
+      });
+      step(`dashboard at ${this.dashboard.url}`);
+    }
   }
 
   writeKubeconfig(path: string): void {
@@ -69,6 +84,7 @@ export class Cluster {
   }
 
   async stop(): Promise<void> {
+    await this.dashboard?.close();
     await this.components?.stop();
     await this.http.close();
     await this.controlPlane.stop();

@@ -2,6 +2,8 @@
 // k8s.io/kube-scheduler/framework/interface.go. Everything but Bind is synchronous: a cycle reads the cache
 // without yielding, so no informer event can change a NodeInfo half-way through it.
 
+import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Namespace, ReplicationController, Service } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { Client } from '../client/interfaces.js';
 import type { Nominator } from './queue/nominator.js';
@@ -100,6 +102,12 @@ export interface NodeInfoLister {
   get(name: string): NodeInfo | undefined;
   /** How many nodes hold an image (normalized name), for ImageLocality's spread factor. */
   imageNodeCount(image: string): number;
+  /**
+   * Nodes holding pods with pod (anti-)affinity, and those holding pods with required anti-affinity
+   * (HavePodsWithAffinityList / HavePodsWithRequiredAntiAffinityList); listers without it make InterPodAffinity scan
+   * every node.
+   */
+  havePodsWithAffinity?(): { withAffinity: readonly NodeInfo[]; withRequiredAnti: readonly NodeInfo[] };
 }
 
 /** What plugins may use besides their arguments (framework.Handle). */
@@ -118,6 +126,21 @@ export interface Handle {
   readonly nominator?: Nominator;
   /** The cluster's PodDisruptionBudgets; absent (or empty) when the API serves no policy/v1 PodDisruptionBudget. */
   readonly podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
+  /** Other API objects plugins consult (Services, controllers, Namespaces); absent ones read as "none". */
+  readonly listers?: ObjectListers;
+}
+
+/**
+ * Read-only views of the API objects PodTopologySpread and InterPodAffinity consult besides nodes and pods (kube-scheduler
+ * reads them from its SharedInformerFactory). Every member is optional: a missing lister reads as "no such objects".
+ */
+export interface ObjectListers {
+  services?(namespace: string): readonly Service[];
+  replicationController?(namespace: string, name: string): ReplicationController | undefined;
+  replicaSet?(namespace: string, name: string): ReplicaSet | undefined;
+  statefulSet?(namespace: string, name: string): StatefulSet | undefined;
+  namespace?(name: string): Namespace | undefined;
+  namespaces?(): readonly Namespace[];
 }
 
 /** Builds a plugin from its arguments (the profile's pluginConfig entry) and the handle. */

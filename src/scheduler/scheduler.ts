@@ -21,6 +21,7 @@ import { FitError } from './framework/fit-error.js';
 import type { Registry } from './framework/registry.js';
 import { Framework } from './framework/runtime.js';
 import type { QueuedPod } from './interfaces.js';
+import { informerListers } from './plugins/pod-topology-spread/listers.js';
 import { inTreeRegistry } from './plugins/registry.js';
 import { Nominator } from './queue/nominator.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
@@ -40,7 +41,7 @@ export interface SchedulerDeps {
 }
 
 /** policy/v1 PodDisruptionBudget; src/client/resources.ts has no entry for it yet. */
-export const PDB_RESOURCE: ResourceType = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true };
+export const PDB_RESOURCE: ResourceType = R.poddisruptionbudgets;
 
 // Yield to I/O (watch events, bind responses) this often when the active queue is long.
 const YIELD_EVERY = 64;
@@ -74,6 +75,8 @@ export class Scheduler {
         client: cfg.client, clock: cfg.clock, logger, recorder: this.recorder,
         kubernetesVersion: parseKubeVersion(this.config.kubernetesVersion), nodeInfos: this.cache,
         nominator: this.nominator, podDisruptionBudgets: () => this.pdbInformer?.list() ?? [],
+        // Registered now so informers.start() starts them with the rest.
+        listers: informerListers(cfg.informers),
       },
     });
     const sort = this.framework.queueSort;

@@ -110,6 +110,25 @@ test('seed walkthrough: apply, watch pods to Running on Windows nodes, service, 
   }
 });
 
+test('scaling the ltsc2019 seed Deployment past two replicas puts one on the WS2022 node, whose pull fails as on a real cluster', async () => {
+  const k = new Kubectl(NEWEST.path, cluster.kubeconfig);
+  try {
+    // Default topology spreading (hostname, ScheduleAnyway) outweighs ImageLocality once both 2019 nodes hold a replica.
+    k.ok(['scale', 'deployment', 'win-webserver', '--replicas=3']);
+    const failing = await eventually(() => {
+      const pods = JSON.parse(k.ok(['get', 'pods', '-l', 'app=win-webserver', '-o', 'json'])).items as (PodJson & { status: { containerStatuses?: { state?: { waiting?: { reason?: string } } }[] } })[];
+      return pods.find((p) => ['ErrImagePull', 'ImagePullBackOff'].includes(p.status.containerStatuses?.[0]?.state?.waiting?.reason ?? ''));
+    }, 20_000, 'a replica failing its image pull');
+    assert.equal(failing.spec.nodeName, 'winkube-win2022-1');
+    const events = k.ok(['get', 'events', '--field-selector', `involvedObject.name=${failing.metadata.name},reason=Failed`, '-o', 'jsonpath={.items[*].message}']);
+    // containerd's platform matcher (windows-facts §3.5): a 10.0.17763-only image has no match on a 10.0.20348 host.
+    assert.match(events, /Failed to pull image "mcr\.microsoft\.com\/windows\/servercore:ltsc2019": .*no match for platform in manifest: not found/);
+    k.ok(['scale', 'deployment', 'win-webserver', '--replicas=2']);
+  } finally {
+    k.dispose();
+  }
+});
+
 test('every kubectl version: apply, describe, scale, rollout status, label, annotate, edit, events, explain, delete', () => {
   const editorDir = mkdtempSync(join(tmpdir(), 'winkube-editor-'));
   const editor = join(editorDir, 'editor.sh');
@@ -128,6 +147,10 @@ test('every kubectl version: apply, describe, scale, rollout status, label, anno
     assert.match(described, /Status:\s+Running/, v.version);
     assert.match(described, /Node-Selectors:\s+kubernetes.io\/os=windows/, v.version);
     assert.match(described, /Successfully assigned/, v.version);
+    // Pin the Deployment to Windows Server 2019 nodes, as seed 000 "Handling multiple Windows versions" advises for
+    // build-specific images: a rolling update, then four replicas that can only land on 10.0.17763 nodes.
+    assert.match(at(['patch', 'deployment', 'win-webserver', '-p', '{"spec":{"template":{"spec":{"nodeSelector":{"node.kubernetes.io/windows-build":"10.0.17763"}}}}}']), /patched/, v.version);
+    assert.match(at(['rollout', 'status', 'deployment/win-webserver', '--timeout=30s']), /successfully rolled out/, v.version);
     assert.match(at(['scale', 'deployment', 'win-webserver', '--replicas=4']), /deployment.apps\/win-webserver scaled/, v.version);
     assert.match(at(['rollout', 'status', 'deployment/win-webserver', '--timeout=30s']), /successfully rolled out/, v.version);
     assert.match(at(['get', 'deployment', 'win-webserver']), /win-webserver\s+4\/4\s+4\s+4\s/, v.version);

@@ -55,7 +55,10 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
       requiredAnti: info.requiredAnti.map((t) => mergeNamespaces(t, this.allNamespaces)),
       existingAnti: new Map(), affinity: new Map(), anti: new Map(),
     };
-    computeCounts(s, this.handle.nodeInfos.list());
+    // Without terms of its own, only nodes holding pods with required anti-affinity can say no (interpodaffinity PreFilter).
+    const own = s.requiredAffinity.length > 0 || s.requiredAnti.length > 0;
+    const lists = own ? undefined : this.handle.nodeInfos.havePodsWithAffinity?.();
+    computeCounts(s, lists ? lists.withRequiredAnti : this.handle.nodeInfos.list());
     if (s.existingAnti.size === 0 && s.requiredAffinity.length === 0 && s.requiredAnti.length === 0) return Status.SKIP;
     state.write(PRE_FILTER_KEY, s);
     return Status.SUCCESS;
@@ -73,10 +76,13 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     if (this.ignoreExistingPreferred && !hasPreferred) return Status.SKIP;
     if (info.error) return Status.error(new Error(`failed to parse pod: ${info.error}`));
     const merge = (w: (typeof info.preferredAffinity)[number]) => ({ weight: w.weight, term: mergeNamespaces(w.term, this.allNamespaces) });
+    // Without preferred terms of its own, only nodes holding pods with affinity contribute (interpodaffinity PreScore).
+    const lists = hasPreferred ? undefined : this.handle.nodeInfos.havePodsWithAffinity?.();
+    if (lists && lists.withAffinity.length === 0) return Status.SKIP;
     const m = computeScoreMap({
       pod, nsLabels: this.nsLabels(pod), hardPodAffinityWeight: this.hardWeight,
       preferredAffinity: info.preferredAffinity.map(merge), preferredAnti: info.preferredAnti.map(merge),
-    }, this.handle.nodeInfos.list());
+    }, lists ? lists.withAffinity : this.handle.nodeInfos.list());
     if (m.size === 0) return Status.SKIP;
     state.write(PRE_SCORE_KEY, m);
     return Status.SUCCESS;
