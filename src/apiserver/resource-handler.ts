@@ -3,7 +3,7 @@
 
 import { fieldErr, StatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
-import type { KubeList, KubeObject, WatchEvent } from '../api/types.js';
+import type { KubeList, KubeObject } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
 import { forbiddenReason, type AuthorizationAttributes } from './authz/interfaces.js';
 import { addWarnings } from './admission/warnings.js';
@@ -13,9 +13,10 @@ import { chooseRendering, decodeBody, patchTypeOf } from './negotiate.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceStore, WriteHooks } from './resource-store.js';
 import { first, isTrue, json, type ApiServer, type ApiServerConfig } from './server.js';
+import { deleteCollection, deleteOne } from './delete-handler.js';
 import { handleSubresource } from './subresources.js';
+import { watchResponse } from './watch-handler.js';
 import { parseIncludeObject, toTable } from './table.js';
-import { startWatch, type WatchSink } from './watch.js';
 
 const NOT_FOUND_MESSAGE = 'the server could not find the requested resource';
 
@@ -56,12 +57,12 @@ export class ResourceHandler {
     switch (info.verb) {
       case 'get': return this.render(ctx, await ctx.rs.get(namespace, info.name));
       case 'list': return this.list(ctx, namespace);
-      case 'watch': return this.watch(ctx, namespace);
+      case 'watch': return watchResponse(this, ctx, namespace);
       case 'create': return this.create(ctx, namespace);
       case 'update': return this.update(ctx, namespace, info.name);
       case 'patch': return this.patch(ctx, namespace, info.name);
-      case 'delete': return this.delete(ctx, namespace, info.name);
-      case 'deletecollection': return this.deleteCollection(ctx, namespace);
+      case 'delete': return deleteOne(this, ctx, namespace, info.name);
+      case 'deletecollection': return deleteCollection(this, ctx, namespace);
     }
     throw StatusError.methodNotAllowed(info.verb, decl.group, decl.plural);
   }
@@ -103,55 +104,6 @@ export class ResourceHandler {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw StatusError.badRequest(`limit: Invalid value: "${limitText}"`);
     const list = await ctx.rs.list(namespace, { filter, limit, continueToken: first(q.continue) || undefined });
     return this.render(ctx, list);
-  }
-
-  private watch(ctx: RequestContext, namespace: string | undefined): ServerResponse {
-    const q = ctx.req.query ?? {};
-    const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
-    const rendering = chooseRendering(ctx.req.accept);
-    if (!rendering) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io');
-    const rv = first(q.resourceVersion);
-    if (rv && !/^\d+$/.test(rv)) throw StatusError.badRequest(`resourceVersion: Invalid value: "${rv}": must be a valid resource version`);
-    const timeout = first(q.timeoutSeconds);
-    const includeObject = parseIncludeObject(first(q.includeObject));
-    const params = {
-      namespace,
-      resourceVersion: rv,
-      filter,
-      allowWatchBookmarks: isTrue(first(q.allowWatchBookmarks)),
-      sendInitialEvents: isTrue(first(q.sendInitialEvents)),
-      timeoutSeconds: timeout ? Number(timeout) : undefined,
-    };
-    return {
-      status: 200,
-      contentType: 'application/json',
-      watch: async (sink: WatchSink) => {
-        let out = sink;
-        if (rendering.kind === 'table' && ctx.decl.table) {
-          const def = ctx.decl.table;
-          let headersSent = false;
-          out = {
-            close: () => sink.close(),
-            send: (ev: WatchEvent) => {
-              if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') return sink.send(ev);
-              const table = toTable(def, [ev.object], { resourceVersion: ev.object.metadata.resourceVersion }, {
-                includeObject, tableVersion: rendering.tableVersion ?? 'v1', now: this.cfg.clock.now(), noHeaders: headersSent,
-              });
-              headersSent = true;
-              sink.send({ type: ev.type, object: table as KubeObject });
-            },
-          };
-        }
-        try {
-          return await startWatch(ctx.rs, params, out, this.cfg.clock);
-        } catch (err) {
-          const status = err instanceof StatusError ? err : StatusError.internal(String(err));
-          out.send({ type: 'ERROR', object: status.toStatus() as unknown as KubeObject });
-          out.close();
-          return () => {};
-        }
-      },
-    };
   }
 
   /** Decodes a write body and checks it names this resource type (kube's decoder rules). */
@@ -292,63 +244,5 @@ export class ResourceHandler {
     const updated = await ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
       this.hooks(ctx, 'UPDATE', namespace, subresource), { dryRun: ctx.dryRun, subresource });
     return json(200, updated, ctx.headers);
-  }
-
-  private deleteOptions(ctx: RequestContext): { gracePeriodSeconds?: number; propagationPolicy?: string; preconditions?: { uid?: string; resourceVersion?: string } } {
-    const body = decodeBody(ctx.req.body, ctx.req.contentType) as Record<string, unknown> | undefined;
-    const q = ctx.req.query ?? {};
-    const opts: { gracePeriodSeconds?: number; propagationPolicy?: string; preconditions?: { uid?: string; resourceVersion?: string } } = {};
-    if (body && typeof body === 'object') {
-      if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds;
-      if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy;
-      if (body.orphanDependents === true) opts.propagationPolicy = 'Orphan';
-      if (body.preconditions && typeof body.preconditions === 'object') opts.preconditions = body.preconditions as { uid?: string };
-      if (Array.isArray(body.dryRun) && body.dryRun.includes('All')) ctx.dryRun = true;
-    }
-    const gp = first(q.gracePeriodSeconds);
-    if (gp !== undefined) opts.gracePeriodSeconds = Number(gp);
-    const pp = first(q.propagationPolicy);
-    if (pp !== undefined) opts.propagationPolicy = pp;
-    if (opts.propagationPolicy && !['Background', 'Foreground', 'Orphan'].includes(opts.propagationPolicy)) {
-      throw StatusError.invalid('meta.k8s.io', 'DeleteOptions', '', [
-        fieldErr.notSupported('propagationPolicy', opts.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']),
-      ]);
-    }
-    return opts;
-  }
-
-  private async delete(ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
-    const opts = this.deleteOptions(ctx);
-    const current = await ctx.rs.get(namespace, name);
-    const attrs: AdmissionAttributes = {
-      operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
-    };
-    await this.cfg.admission?.admit(attrs, this.server.lookup);
-    await this.cfg.admission?.validate(attrs, this.server.lookup);
-    const res = await ctx.rs.delete(namespace, name, { ...opts, dryRun: ctx.dryRun });
-    // Pods return the deleted object (ReturnDeletedObject); other resources a Success Status once gone.
-    if (res.deleted && !(ctx.decl.plural === 'pods' && !ctx.decl.group)) {
-      return json(200, {
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-        details: { name, group: ctx.decl.group || undefined, kind: ctx.decl.plural, uid: res.object.metadata.uid },
-      });
-    }
-    return json(200, res.object);
-  }
-
-  private async deleteCollection(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
-    const q = ctx.req.query ?? {};
-    const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
-    const opts = this.deleteOptions(ctx);
-    const list = await ctx.rs.list(namespace, { filter });
-    const items: KubeObject[] = [];
-    for (const obj of list.items) {
-      try {
-        items.push((await ctx.rs.delete(obj.metadata.namespace, obj.metadata.name!, { ...opts, dryRun: ctx.dryRun })).object);
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      }
-    }
-    return json(200, { ...list, items });
   }
 }
