@@ -19,6 +19,7 @@ export function watchResponse(h: ResourceHandler, ctx: RequestContext, namespace
   const rv = first(q.resourceVersion);
   if (rv && !/^\d+$/.test(rv)) throw StatusError.badRequest(`resourceVersion: Invalid value: "${rv}": must be a valid resource version`);
   const timeout = first(q.timeoutSeconds);
+  if (timeout !== undefined && !/^\d+$/.test(timeout)) throw StatusError.badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
   const includeObject = parseIncludeObject(first(q.includeObject));
   const params = {
     namespace,
