@@ -11,6 +11,7 @@ import * as endpoints from './endpoints/controller.js';
 import * as endpointslice from './endpointslice/controller.js';
 import * as gc from './garbagecollector/controller.js';
 import * as namespace from './namespace/controller.js';
+import * as podgc from './podgc/controller.js';
 import * as replicaset from './replicaset/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
@@ -85,6 +86,7 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: namespace.NAME, aliases: ['namespace'], create: (c) => new namespace.NamespaceController(c) })
     .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) })
     .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) })
+    .register({ name: podgc.NAME, aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) });
 }
 
