@@ -51,13 +51,14 @@ export class DeploymentSync {
   }
 
   /**
-   * Sets the Deployment's revision annotation (SetDeploymentRevision). kube sends it with a status update, relying on
-   * the status strategy keeping annotations; a metadata-only merge patch works on any server.
+   * Sets the Deployment's revision annotation (SetDeploymentRevision). Like kube, through deployments/status: the
+   * status strategy keeps annotations from the request, and a status write does not move metadata.generation (a
+   * write to the main resource would, since annotation changes bump a Deployment's generation).
    */
   async setRevision(revision: string): Promise<void> {
     if (this.d.metadata.annotations?.[REVISION] === revision) return;
     const res = await this.deps.client.patch<DeploymentObj>(R.deployments, this.ns, this.d.metadata.name!, 'merge',
-      { metadata: { annotations: { [REVISION]: revision } } });
+      { metadata: { annotations: { [REVISION]: revision } } }, { subresource: 'status' });
     this.d = withDefaults({ ...this.d, metadata: { ...this.d.metadata, annotations: res.metadata.annotations, resourceVersion: res.metadata.resourceVersion } });
   }
 

@@ -191,7 +191,9 @@ export class FakeClient implements Client {
   private write<T extends KubeObject>(rt: ResourceType, old: KubeObject, next: KubeObject, subresource?: string): T {
     let out: KubeObject;
     if (subresource === 'status') {
+      // Status strategies keep the spec but take annotations from the request (e.g. deploymentStatusStrategy).
       out = { ...structuredClone(old), status: next.status };
+      if (next.metadata.annotations !== undefined) out.metadata.annotations = structuredClone(next.metadata.annotations);
     } else if (subresource === 'finalize') {
       out = structuredClone(old);
       out.spec = { ...(old.spec as object), finalizers: (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] };
