@@ -93,7 +93,7 @@ export class HttpFrontEnd {
       const body = method === 'GET' ? undefined : await this.readBody(req);
       const sreq: ServerRequest = {
         method, path: url.pathname, query, body, user,
-        contentType: header(req, 'content-type'), accept: header(req, 'accept'),
+        contentType: header(req, 'content-type'), accept: header(req, 'accept'), userAgent: header(req, 'user-agent'),
       };
       const out = await this.cfg.api.handle(sreq);
       if (isWatchResponse(out)) {

@@ -9,6 +9,8 @@ import type { WatchSink } from './watch.js';
 
 export interface ServerRequest extends ApiRequest {
   user?: UserInfo;
+  /** The User-Agent header, which names the field manager of writes that do not name one. */
+  userAgent?: string;
 }
 
 export interface WatchResponse {
@@ -29,6 +31,8 @@ export interface Patcher {
   apply(type: 'json' | 'merge' | 'strategic', current: KubeObject, patch: unknown, decl: ResourceDecl): KubeObject;
   /** Server-side apply of `applied` onto `live` (undefined = create) by `manager`. */
   serverSideApply?(live: KubeObject | undefined, applied: KubeObject, decl: ResourceDecl, manager: string, force: boolean): KubeObject;
+  /** metadata.managedFields after an ordinary write (create, update, non-apply patch) of `next` by `manager`. */
+  trackUpdate?(prev: KubeObject | undefined, next: KubeObject, decl: ResourceDecl, manager: string, subresource: string): unknown[];
 }
 
 /** The OpenAPI documents (src/api/openapi). */

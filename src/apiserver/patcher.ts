@@ -12,6 +12,7 @@ import { applyJsonPatch } from './patch/json-patch.js';
 import { applyMergePatch } from './patch/merge-patch.js';
 import { DEFAULT_PATCH_META, patchMetaFromSchemas, type PatchMeta } from './patch/patch-meta.js';
 import { applyStrategicMergePatch } from './patch/strategic-merge-patch.js';
+import { updateManagedFields } from './patch/update-managed-fields.js';
 
 export function createPatcher(clock: Clock): Patcher {
   const metas = new Map<string, PatchMeta>();
@@ -29,6 +30,11 @@ export function createPatcher(clock: Clock): Patcher {
         case 'merge': return applyMergePatch(current, patch) as KubeObject;
         case 'strategic': return applyStrategicMergePatch(current, patch, metaOf(decl)) as KubeObject;
       }
+    },
+    trackUpdate(prev, next, decl, manager, subresource) {
+      return updateManagedFields(prev, next, metaOf(decl), manager, {
+        time: rfc3339(clock.now()), apiVersion: decl.group ? `${decl.group}/${decl.version}` : decl.version, subresource: subresource || undefined,
+      });
     },
     serverSideApply(live, applied, decl, manager, force) {
       return applyServerSidePatch(live, applied as unknown as Record<string, unknown>, metaOf(decl), manager, {

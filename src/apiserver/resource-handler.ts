@@ -149,7 +149,7 @@ export class ResourceHandler {
   }
 
   /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */
-  hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = ''): WriteHooks {
+  hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = '', trackFields = true): WriteHooks {
     const { strategy } = ctx.decl;
     // One write runs mutate then validate on the same object; a retried update runs both again.
     let attrs: AdmissionAttributes | undefined;
@@ -172,8 +172,23 @@ export class ResourceHandler {
         addWarnings(ctx.headers, a.warnings);
         const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
         if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+        if (trackFields) this.trackManagedFields(ctx, obj, old, subresource);
       },
     };
+  }
+
+  /**
+   * Records the writer in metadata.managedFields (an `Update` entry), so a later server-side apply conflicts with what
+   * e.g. `kubectl scale` changed. Only for writes that name a field manager, or objects whose fields are already
+   * tracked: the components' own high-volume writes (bindings, kubelet status) stay cheap.
+   */
+  private trackManagedFields(ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined, subresource: string): void {
+    const named = first(ctx.req.query?.fieldManager);
+    if (!this.cfg.patcher.trackUpdate || (!named && !old?.metadata.managedFields)) return;
+    // Without fieldManager kube-apiserver names the manager after the User-Agent's product (e.g. `kubectl`); the
+    // in-process components have no User-Agent, so their user name stands in (system:kube-scheduler → kube-scheduler).
+    const manager = named || ctx.req.userAgent?.split('/')[0] || ctx.user.name.replace(/^system:/, '');
+    obj.metadata.managedFields = this.cfg.patcher.trackUpdate(old, obj, ctx.decl, manager, subresource);
   }
 
   private async create(ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
@@ -238,11 +253,11 @@ export class ResourceHandler {
       }
       const obj = ssa(undefined, applied, ctx.decl, manager, force);
       obj.metadata.name = name;
-      const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace), { dryRun: ctx.dryRun });
+      const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace, '', false), { dryRun: ctx.dryRun });
       return json(201, created, ctx.headers);
     }
     const updated = await ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
-      this.hooks(ctx, 'UPDATE', namespace, subresource), { dryRun: ctx.dryRun, subresource });
+      this.hooks(ctx, 'UPDATE', namespace, subresource, false), { dryRun: ctx.dryRun, subresource });
     return json(200, updated, ctx.headers);
   }
 }

@@ -129,6 +129,34 @@ test('scaling the ltsc2019 seed Deployment past two replicas puts one on the WS2
   }
 });
 
+test('server-side apply conflicts with a field another manager changed, and --force-conflicts takes it over', () => {
+  const k = new Kubectl(NEWEST.path, cluster.kubeconfig);
+  const manifest = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ssa-web }
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app: ssa-web } }
+  template:
+    metadata: { labels: { app: ssa-web } }
+    spec:
+      nodeSelector: { kubernetes.io/os: linux }
+      containers: [{ name: web, image: nginx:1.27 }]
+`;
+  try {
+    assert.match(k.ok(['apply', '--server-side', '-f', '-'], manifest(1)), /deployment.apps\/ssa-web serverside-applied/);
+    k.ok(['scale', 'deployment', 'ssa-web', '--replicas=3']);
+    const conflict = k.run(['apply', '--server-side', '-f', '-'], manifest(2));
+    assert.notEqual(conflict.code, 0);
+    assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "[^"]+" with subresource "scale" using apps\/v1: \.spec\.replicas/);
+    k.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], manifest(2));
+    assert.equal(JSON.parse(k.ok(['get', 'deployment', 'ssa-web', '-o', 'json'])).spec.replicas, 2);
+    k.ok(['delete', 'deployment', 'ssa-web']);
+  } finally {
+    k.dispose();
+  }
+});
+
 test('every kubectl version: apply, describe, scale, rollout status, label, annotate, edit, events, explain, delete', () => {
   const editorDir = mkdtempSync(join(tmpdir(), 'winkube-editor-'));
   const editor = join(editorDir, 'editor.sh');
