@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { FakeClock } from '../util/clock.js';
 import { silentLogger } from '../util/log.js';
 import { FakeClient } from '../scheduler/testing/fake-client.js';
-import { createEventRecorder } from './event-recorder.js';
+import { createEventRecorder, nanosHex } from './event-recorder.js';
 import { R } from './resources.js';
 import type { KubeObject } from '../api/types.js';
 
@@ -60,5 +60,38 @@ describe('event recorder', () => {
     const evs = client.all<KubeObject>(R.events);
     assert.equal(evs.length, 1);
     assert.equal(evs[0]!.count, 1);
+  });
+});
+
+describe('event names', () => {
+  const cases: Array<[string, number, number]> = [
+    ['epoch', 0, 0],
+    ['epoch plus counter', 0, 999_999],
+    ['2026', Date.parse('2026-11-23T03:03:28.123Z'), 42],
+    ['low part carries into the high part', 16_777_215, 999_999],
+    ['year 9999', Date.parse('9999-12-31T23:59:59.999Z'), 999_999],
+  ];
+  for (const [name, ms, extra] of cases) {
+    it(`hex nanoseconds match BigInt arithmetic: ${name}`, () => {
+      assert.equal(nanosHex(ms, extra), (BigInt(ms) * 1_000_000n + BigInt(extra)).toString(16));
+    });
+  }
+});
+
+describe('event recorder caches', () => {
+  it('forgets the oldest objects beyond 4096 and still folds recent repeats', async () => {
+    const client = new FakeClient();
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const rec = createEventRecorder({ client, clock, logger: silentLogger, component: 'default-scheduler' });
+    const podN = (i: number) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'default', uid: `u${i}` } });
+    for (let i = 0; i < 5000; i++) rec.event(podN(i), 'Normal', 'Scheduled', `assigned p${i}`);
+    await rec.flush();
+    rec.event(podN(4999), 'Normal', 'Scheduled', 'assigned p4999'); // still cached: folded into a count
+    rec.event(podN(0), 'Normal', 'Scheduled', 'assigned p0'); // evicted: a new event object
+    await rec.flush();
+    const evs = client.all<KubeObject & { involvedObject: { name: string }; count: number }>(R.events);
+    assert.equal(evs.length, 5001);
+    assert.deepEqual(evs.filter((e) => e.involvedObject.name === 'p4999').map((e) => e.count), [2]);
+    assert.deepEqual(evs.filter((e) => e.involvedObject.name === 'p0').map((e) => e.count).sort(), [1, 1]);
   });
 });

@@ -31,6 +31,17 @@ export interface EventRecorderOptions {
   host?: string;
 }
 
+/** core/v1 ObjectReference, as the recorder fills it. */
+interface Involved {
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  apiVersion?: string;
+  resourceVersion?: string;
+  fieldPath?: string;
+}
+
 interface Seen {
   name: string;
   namespace: string;
@@ -52,9 +63,41 @@ export function createEventRecorder(opts: EventRecorderOptions): EventRecorder {
   return new CoreEventRecorder(opts);
 }
 
+/**
+ * A map that forgets its oldest key once it holds more than `capacity` (client-go's caches are LRUs of this size).
+ * The keys sit in a ring in insertion order, so eviction is O(1): asking a Map for its first key instead walks
+ * over every entry deleted since the Map last rehashed, which for a recorder that sees a new pod on every call
+ * (the scheduler's Scheduled events) cost several microseconds per event.
+ */
+class BoundedMap<V> {
+  private readonly map = new Map<string, V>();
+  private readonly ring: string[];
+  private head = 0;
+
+  constructor(private readonly capacity: number) {
+    this.ring = new Array<string>(capacity);
+  }
+
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  /** Adds or replaces; a replaced key keeps its place in the eviction order, as Map.set keeps its position. */
+  set(key: string, value: V): void {
+    if (this.map.has(key)) {
+      this.map.set(key, value);
+      return;
+    }
+    if (this.map.size >= this.capacity) this.map.delete(this.ring[this.head]!);
+    this.map.set(key, value);
+    this.ring[this.head] = key;
+    this.head = (this.head + 1) % this.capacity;
+  }
+}
+
 class CoreEventRecorder implements EventRecorder {
-  private readonly seen = new Map<string, Seen>();
-  private readonly similar = new Map<string, { messages: Set<string>; since: number }>();
+  private readonly seen = new BoundedMap<Seen>(CACHE_SIZE);
+  private readonly similar = new BoundedMap<{ messages: Set<string>; since: number }>(CACHE_SIZE);
   private readonly pending = new Set<Promise<void>>();
   private seq = 0;
   private stampSecond = NaN;
@@ -63,15 +106,18 @@ class CoreEventRecorder implements EventRecorder {
   constructor(private readonly opts: EventRecorderOptions) {}
 
   event(obj: KubeObject, type: EventType, reason: string, message: string, action?: string, fieldPath?: string): void {
-    const { clock, component, host } = this.opts;
-    const now = clock.now();
-    const involved = {
+    const now = this.opts.clock.now();
+    const involved: Involved = {
       kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name, uid: obj.metadata.uid,
-      apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion, ...(fieldPath ? { fieldPath } : {}),
+      apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion,
     };
+    if (fieldPath) involved.fieldPath = fieldPath;
     // Events about cluster-scoped objects live in `default` (client-go makeEvent).
     const namespace = obj.metadata.namespace || 'default';
-    const objKey = [component, host ?? '', involved.kind, namespace, involved.name, involved.uid, involved.apiVersion, fieldPath ?? '', type, reason].join('\u0000');
+    // client-go's aggregator key (events_cache.go getSpamKey/aggregate keys) less what cannot vary here: component
+    // and host are fixed per recorder, and a uid stands for kind, namespace and name. Short keys hash faster.
+    const who = involved.uid ? involved.uid : `${involved.kind}\u0000${namespace}\u0000${involved.name}`;
+    const objKey = `${who}\u0000${involved.apiVersion}\u0000${fieldPath ?? ''}\u0000${type}\u0000${reason}`;
     const msg = this.aggregate(objKey, message, now);
     // A combined event is one object whose message follows the latest of the similar events.
     const combined = msg !== message;
@@ -109,7 +155,6 @@ class CoreEventRecorder implements EventRecorder {
     if (!s || now - s.since > AGGREGATE_WINDOW_MS) {
       s = { messages: new Set(), since: now };
       this.similar.set(objKey, s);
-      if (this.similar.size > CACHE_SIZE) this.similar.delete(this.similar.keys().next().value!);
     }
     s.messages.add(message);
     return s.messages.size >= MAX_SIMILAR ? `(combined from similar events): ${message}` : message;
@@ -117,13 +162,11 @@ class CoreEventRecorder implements EventRecorder {
 
   private remember(key: string, entry: Seen): void {
     this.seen.set(key, entry);
-    if (this.seen.size > CACHE_SIZE) this.seen.delete(this.seen.keys().next().value!);
   }
 
   /** `<name>.<hex nanoseconds>` as client-go names events; a counter keeps names unique within one millisecond. */
   private eventName(name: string, now: number): string {
-    const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(this.seq++ % 1_000_000);
-    return `${name}.${nanos.toString(16)}`;
+    return `${name}.${nanosHex(Math.floor(now), this.seq++ % 1_000_000)}`;
   }
 
   private track(entry: Seen, write: () => Promise<void>): void {
@@ -135,29 +178,53 @@ class CoreEventRecorder implements EventRecorder {
     void p.finally(() => this.pending.delete(p));
   }
 
-  private async create(entry: Seen, count: number, ts: string, message: string, involved: object, type: string, reason: string, action?: string): Promise<void> {
+  private async create(entry: Seen, count: number, ts: string, message: string, involved: Involved, type: string, reason: string, action?: string): Promise<void> {
     const { client, component, host } = this.opts;
-    await client.create(R.events, entry.namespace, {
+    // Built field by field, no spreads: one of these goes out for every pod the scheduler binds.
+    const ev: KubeObject = {
       apiVersion: 'v1', kind: 'Event',
       metadata: { name: entry.name, namespace: entry.namespace },
       involvedObject: involved, reason, message, type, count,
       source: host ? { component, host } : { component },
       firstTimestamp: entry.firstTimestamp, lastTimestamp: ts, eventTime: null,
       reportingComponent: component, reportingInstance: host ?? '',
-      ...(action ? { action } : {}),
-    }, WRITE_OPTS);
+    };
+    if (action) ev.action = action;
+    await client.create(R.events, entry.namespace, ev, WRITE_OPTS);
   }
 
-  private async patch(entry: Seen, count: number, ts: string, message: string, involved: object, type: string, reason: string, action: string | undefined, namespace: string): Promise<void> {
+  private async patch(entry: Seen, count: number, ts: string, message: string, involved: Involved, type: string, reason: string, action: string | undefined, namespace: string): Promise<void> {
     try {
       await this.opts.client.patch(R.events, namespace, entry.name, 'merge', { count, lastTimestamp: ts, message }, WRITE_OPTS);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       // Someone deleted the event (or it expired): start a new one, as client-go does.
-      entry.name = this.eventName(String((involved as { name?: string }).name ?? 'unknown'), this.opts.clock.now());
+      entry.name = this.eventName(involved.name ?? 'unknown', this.opts.clock.now());
       entry.firstTimestamp = ts;
       entry.count = 1;
       await this.create(entry, 1, ts, message, involved, type, reason, action);
     }
   }
 }
+
+/**
+ * Hex of ms * 1e6 + extra (nanoseconds, < 2^63) without BigInt: the product passes 2^53, so it is assembled from
+ * a high part and a low 24-bit part, each exact in a double.
+ */
+export function nanosHex(ms: number, extra: number): string {
+  const LOW = 0x1000000; // 2^24
+  const hi = Math.floor(ms / LOW);
+  const low = (ms % LOW) * 1_000_000 + extra; // < 2^44
+  const top = hi * 1_000_000 + Math.floor(low / LOW); // < 2^40 for any millisecond before the year 10,000
+  const rest = low % LOW;
+  if (top === 0) return rest.toString(16);
+  // The high part changes about once per 16 ms: keep its text.
+  if (top !== lastTop) {
+    lastTop = top;
+    lastTopHex = top.toString(16);
+  }
+  return lastTopHex + rest.toString(16).padStart(6, '0');
+}
+
+let lastTop = -1;
+let lastTopHex = '';

@@ -40,6 +40,18 @@ export interface StoreEvent {
   prev?: KeyValue;
 }
 
+/** Options of Store.watch (added after the first release of this interface; backends may ignore them). */
+export interface WatchOptions {
+  /**
+   * For a watcher that mirrors its prefix, as the API server's watch cache does: its copy of a key's current
+   * value. Before delivering an update, a backend may use the object it returns as the event's `prev` when its
+   * modRevision is the one the update replaced, instead of reading the old value back from storage (the sqlite
+   * store does; the object is then shared with the other watchers, so it must be frozen). Called synchronously
+   * during a write; must not write.
+   */
+  currentValue?: (key: string) => KeyValue | undefined;
+}
+
 export interface WatchHandle {
   stop(): void;
 }
@@ -82,7 +94,7 @@ export interface Store {
    * Calls `onEvent` for every change under `prefix` with revision > `afterRevision`, in revision order:
    * first the history still held, then live changes. Throws StoreError('Compacted') if that history is gone.
    */
-  watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle>;
+  watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts?: WatchOptions): Promise<WatchHandle>;
 
   /** Discards history at or below `revision`; watches from before it get 'Compacted'. */
   compact(revision: number): Promise<void>;

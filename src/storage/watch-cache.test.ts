@@ -160,3 +160,20 @@ test('re-entrant and misbehaving consumers cannot reorder or drop events for any
   cache.stop();
   await store.close();
 });
+
+test("an update's prev is the very object the cache held before it (decoded once, shared by all watchers)", async () => {
+  const { store, cache } = setup();
+  await cache.start();
+  await store.create(`${PODS}ns/a`, '1');
+  const before = cache.get(`${PODS}ns/a`)!;
+  const got: StoreEvent[] = [];
+  const h = cache.watch(PODS, cache.revision(), (ev) => got.push(ev));
+  const after = await store.update(`${PODS}ns/a`, '2', before.modRevision);
+  assert.equal(got.length, 1);
+  assert.equal(got[0]!.prev, before);
+  assert.equal(got[0]!.kv, after);
+  assert.equal(cache.get(`${PODS}ns/a`), after);
+  h.stop();
+  cache.stop();
+  await store.close();
+});

@@ -72,7 +72,8 @@ export class WatchCache {
       this.keys.reset(this.items.keys());
       this.rev = this.lastEvent = listed.revision;
       this.window = new EventWindow(this.window.capacity, listed.revision);
-      handle = await this.store.watch(this.prefix, listed.revision, (ev) => this.apply(ev));
+      // Offering our copy of each key lets the store use it as an update's prev instead of reading the old value.
+      handle = await this.store.watch(this.prefix, listed.revision, (ev) => this.apply(ev), { currentValue: (key) => this.items.get(key) });
     } catch (err) {
       // e.g. the list's revision was compacted before the watch began (possible on a busy etcd): retryable.
       if (!this.isStopped()) this.state = 'new';
@@ -185,8 +186,9 @@ export class WatchCache {
       return;
     }
     let ev = input;
-    // The store hands over a fresh copy of the previous value; the one this cache holds is the same revision and
-    // has usually been decoded already (callers memoise per KeyValue), so watchers that look at prev reuse it.
+    // A store that ignores WatchOptions.currentValue hands over a fresh copy of the previous value; the one this cache
+    // holds is the same revision and has usually been decoded already (callers memoise per KeyValue), so watchers
+    // that look at prev reuse it.
     const held = ev.prev ? this.items.get(ev.key) : undefined;
     if (held && held !== ev.prev && held.modRevision === ev.prev!.modRevision) ev = { ...ev, prev: held };
     Object.freeze(ev.kv);

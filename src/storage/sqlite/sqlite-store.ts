@@ -1,13 +1,14 @@
 // The embedded Store: etcd's revisioned key-value model on one sqlite file (better-sqlite3, WAL).
 
 import Database from 'better-sqlite3';
-import { EventPump, type Subscriber } from '../event-pump.js';
-import { inPrefix, prefixEnd } from '../key-range.js';
-import { StoreError, type KeyValue, type ListOptions, type ListResult, type Store, type StoreEvent, type WatchHandle } from '../interfaces.js';
+import { prefixEnd } from '../key-range.js';
+import { StoreError, type KeyValue, type ListOptions, type ListResult, type Store, type StoreEvent, type WatchHandle, type WatchOptions } from '../interfaces.js';
 import { createLogger, type Logger } from '../../util/log.js';
 import type { WatchProgress } from '../watch-progress.js';
 import { prepareDatabase, type OpenOptions } from './schema.js';
-import { prepareStatements, type EventRow, type Statements } from './statements.js';
+import { FanOut } from './fan-out.js';
+import { replayEvents } from './replay.js';
+import { prepareStatements, type Replaced, type Statements } from './statements.js';
 
 export interface SqliteStoreOptions extends OpenOptions {
   /** A file path, or ':memory:' for a throwaway store. */
@@ -21,12 +22,6 @@ export interface SqliteStoreOptions extends OpenOptions {
   logger?: Logger;
   /** How long to wait for another connection's lock before giving up (better-sqlite3 `timeout`). Default 5000. */
   busyTimeoutMs?: number;
-}
-
-interface StoreWatcher extends Subscriber<StoreEvent> {
-  prefix: string;
-  /** Only events with a revision above this are delivered. */
-  after: number;
 }
 
 /**
@@ -43,8 +38,7 @@ export class SqliteStore implements Store, WatchProgress {
   private rev: number;
   private compacted: number;
   private closed = false;
-  private readonly watchers = new Set<StoreWatcher>();
-  private readonly pump: EventPump<StoreEvent>;
+  private readonly fan: FanOut;
 
   constructor(opts: SqliteStoreOptions) {
     this.log = opts.logger ?? createLogger({ component: 'storage/sqlite' });
@@ -65,7 +59,7 @@ export class SqliteStore implements Store, WatchProgress {
       }
       throw err;
     }
-    this.pump = new EventPump((err) => this.log.error('watch callback threw', { error: String(err) }));
+    this.fan = new FanOut(this.log, (rev) => this.st.prevValue(rev));
   }
 
   async revision(): Promise<number> {
@@ -115,11 +109,12 @@ export class SqliteStore implements Store, WatchProgress {
     return this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false });
   }
 
+  /** The old value stays in sqlite (the update trigger logs it); fan-out.ts gives the event its `prev`. */
   async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
     this.assertOpen();
     const rev = this.rev + 1;
-    const prev = this.guard(() => this.st.updateTx(key, value, rev, expectedModRevision));
-    return this.committed(rev, { key, value, created: prev.createRevision, prev, deleted: false });
+    const replaced = this.guard(() => this.st.updateTx(key, value, rev, expectedModRevision));
+    return this.committed(rev, { key, value, created: replaced.createRevision, prev: replaced, deleted: false });
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<{ deleted: KeyValue; revision: number }> {
@@ -130,24 +125,16 @@ export class SqliteStore implements Store, WatchProgress {
     return { deleted: { ...prev }, revision: rev };
   }
 
-  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle> {
+  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts: WatchOptions = {}): Promise<WatchHandle> {
     this.assertOpen();
     if (afterRevision < this.compacted) {
       throw new StoreError('Compacted', `too old resource version: ${afterRevision} (${this.compacted})`);
     }
-    const sub: StoreWatcher = { active: true, prefix, after: afterRevision, deliver: onEvent };
     const end = prefixEnd(prefix);
     // Replay and registration happen in one synchronous step, so no write can fall between them.
     const rows = this.guard(() => this.st.replay.all(afterRevision, prefix, end ?? null, end ?? null));
-    for (const row of rows) this.pump.enqueue(sub, eventFromRow(row));
-    this.watchers.add(sub);
-    this.pump.run();
-    return {
-      stop: () => {
-        sub.active = false;
-        this.watchers.delete(sub);
-      },
-    };
+    const history = this.guard(() => replayEvents(rows, (key, rev) => this.st.valueAt(key, rev)));
+    return this.fan.add(prefix, afterRevision, onEvent, opts, history);
   }
 
   async compact(revision: number): Promise<void> {
@@ -158,8 +145,7 @@ export class SqliteStore implements Store, WatchProgress {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const w of this.watchers) w.active = false;
-    this.watchers.clear();
+    this.fan.stopAll();
     this.db.close();
   }
 
@@ -177,23 +163,10 @@ export class SqliteStore implements Store, WatchProgress {
    * written value, the same frozen object the watchers saw, so callers can recognise it (the API server memoises
    * decoded objects per KeyValue).
    */
-  private committed(rev: number, w: { key: string; value: string; created: number; prev: KeyValue | undefined; deleted: boolean }): KeyValue {
+  private committed(rev: number, w: { key: string; value: string; created: number; prev: KeyValue | Replaced | undefined; deleted: boolean }): KeyValue {
     this.rev = rev;
     const kv: KeyValue = Object.freeze({ key: w.key, value: w.value, createRevision: w.created, modRevision: rev });
-    if (this.watchers.size > 0) {
-      const ev: StoreEvent = {
-        type: w.deleted ? 'delete' : 'put',
-        key: w.key,
-        revision: rev,
-        kv,
-      };
-      if (w.prev) ev.prev = Object.freeze({ ...w.prev });
-      Object.freeze(ev); // one object goes to every watcher, so none may change it for the others
-      for (const sub of this.watchers) {
-        if (rev > sub.after && inPrefix(w.key, sub.prefix)) this.pump.enqueue(sub, ev);
-      }
-      this.pump.run();
-    }
+    this.fan.deliver(rev, kv, w.deleted, w.prev);
     if (this.keep !== false) {
       // Compact in batches of a tenth of the window so the DELETE runs once per many writes.
       const slack = Math.max(1, Math.floor(this.keep / 10));
@@ -215,16 +188,4 @@ export class SqliteStore implements Store, WatchProgress {
       throw err;
     }
   }
-}
-
-/** Rebuilds a StoreEvent from a log row; a delete row keeps the deleted value in prev_value. */
-function eventFromRow(r: EventRow): StoreEvent {
-  const deleted = r.value === null;
-  const value = deleted ? r.prev_value! : r.value!;
-  const kv: KeyValue = Object.freeze({ key: r.key, value, createRevision: r.create_rev, modRevision: r.rev });
-  const ev: StoreEvent = { type: deleted ? 'delete' : 'put', key: r.key, revision: r.rev, kv };
-  if (r.prev_value !== null) {
-    ev.prev = Object.freeze({ key: r.key, value: r.prev_value, createRevision: r.create_rev, modRevision: r.prev_mod_rev! });
-  }
-  return Object.freeze(ev);
 }

@@ -1,4 +1,4 @@
-// Prepared statements and the one-transaction-per-write bodies of the sqlite Store.
+// Prepared statements and the write bodies of the sqlite Store (one statement or one transaction per write).
 
 import type Database from 'better-sqlite3';
 import { StoreError, type KeyValue } from '../interfaces.js';
@@ -11,6 +11,7 @@ export interface EventRow {
   create_rev: number;
   prev_value: string | null;
   prev_mod_rev: number | null;
+  deleted: number;
 }
 
 const KV_COLS = 'key, value, create_rev AS createRevision, mod_rev AS modRevision';
@@ -22,14 +23,24 @@ export interface Statements {
   listFromTo: Database.Statement<[string, string, number], KeyValue>;
   listAfterTo: Database.Statement<[string, string, number], KeyValue>;
   replay: Database.Statement<[number, string, string | null, string | null], EventRow>;
-  /** Inserts key at rev; false if it already exists. */
+  /** Inserts key at rev (its trigger logs the event); false if it already exists. */
   createTx(key: string, value: string, rev: number): boolean;
-  /** Returns the value replaced; throws KeyNotFound / Conflict. */
-  updateTx(key: string, value: string, rev: number, expected: number | undefined): KeyValue;
+  /** Replaces the value (its trigger logs the event and the old value); throws KeyNotFound / Conflict. */
+  updateTx(key: string, value: string, rev: number, expected: number | undefined): Replaced;
   /** Returns the value deleted; throws KeyNotFound / Conflict. */
   deleteTx(key: string, rev: number, expected: number | undefined): KeyValue;
+  /** The value an update at `rev` replaced, from its log row; undefined once the row is compacted. */
+  prevValue(rev: number): string | undefined;
+  /** The current value of `key` if its last write was at `rev`. */
+  valueAt(key: string, rev: number): string | undefined;
   /** Drops log rows <= revision and records both counters. */
   compactTx(revision: number, current: number): void;
+}
+
+/** What an update needs to know about the value it replaced, without the value itself. */
+export interface Replaced {
+  createRevision: number;
+  modRevision: number;
 }
 
 export function prepareStatements(db: Database.Database): Statements {
@@ -40,23 +51,35 @@ export function prepareStatements(db: Database.Database): Statements {
   const insertKv = db.prepare<[string, string, number, number]>(
     'INSERT INTO kv (key, value, create_rev, mod_rev) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING',
   );
-  const updateKv = db.prepare<[string, number, string]>('UPDATE kv SET value = ?, mod_rev = ? WHERE key = ?');
-  const deleteKv = db.prepare<[string]>('DELETE FROM kv WHERE key = ?');
-  const insertEvent = db.prepare<[number, string, string | null, number, string | null, number | null]>(
-    'INSERT INTO events (rev, key, value, create_rev, prev_value, prev_mod_rev) VALUES (?, ?, ?, ?, ?, ?)',
+  // Compare-and-swap in the statement itself: no row back means the key is absent or has moved on.
+  const updateKv = db
+    .prepare<[string, number, string, number], number>('UPDATE kv SET value = ?, mod_rev = ? WHERE key = ? AND mod_rev = ? RETURNING create_rev')
+    .pluck();
+  const deleteKv = db.prepare<[string, number], { value: string; createRevision: number }>(
+    'DELETE FROM kv WHERE key = ? AND mod_rev = ? RETURNING value, create_rev AS createRevision',
+  );
+  const modRevOf = db.prepare<[string], number>('SELECT mod_rev FROM kv WHERE key = ?').pluck();
+  const prevValue = db.prepare<[number], string | null>('SELECT prev_value FROM events WHERE rev = ?').pluck();
+  const valueAt = db.prepare<[string, number], string>('SELECT value FROM kv WHERE key = ? AND mod_rev = ?').pluck();
+  const insertDeleted = db.prepare<[number, string, number, string, number]>(
+    'INSERT INTO events (rev, key, create_rev, prev_value, prev_mod_rev, deleted) VALUES (?, ?, ?, ?, ?, 1)',
   );
   const deleteEvents = db.prepare<[number]>('DELETE FROM events WHERE rev <= ?');
   const setMeta = db.prepare<[string, number]>(
     'INSERT INTO meta (name, n) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET n = excluded.n',
   );
 
-  /** The precondition shared by update and delete (etcd Txn compare on mod_revision). */
-  const current = (key: string, expected: number | undefined): KeyValue => {
+  /** Why a compare-and-swap matched no row (etcd Txn compare on mod_revision failed, or there is no key). */
+  const failure = (key: string, expected: number | undefined): StoreError => {
     const cur = get.get(key);
-    if (!cur) throw new StoreError('KeyNotFound', `key not found: ${key}`);
-    if (expected !== undefined && cur.modRevision !== expected) {
-      throw new StoreError('Conflict', `precondition failed for ${key}: modRevision is ${cur.modRevision}, expected ${expected}`, cur);
-    }
+    if (!cur) return new StoreError('KeyNotFound', `key not found: ${key}`);
+    return new StoreError('Conflict', `precondition failed for ${key}: modRevision is ${cur.modRevision}, expected ${expected}`, cur);
+  };
+  /** The revision to compare against: the caller's, or (unconditional write) the key's current one. */
+  const expectedOf = (key: string, expected: number | undefined): number => {
+    if (expected !== undefined) return expected;
+    const cur = modRevOf.get(key);
+    if (cur === undefined) throw new StoreError('KeyNotFound', `key not found: ${key}`);
     return cur;
   };
 
@@ -67,26 +90,27 @@ export function prepareStatements(db: Database.Database): Statements {
     listFromTo: list<[string, string, number]>('key >= ? AND key < ?'),
     listAfterTo: list<[string, string, number]>('key > ? AND key < ?'),
     replay: db.prepare<[number, string, string | null, string | null], EventRow>(
-      'SELECT rev, key, value, create_rev, prev_value, prev_mod_rev FROM events ' +
+      'SELECT rev, key, value, create_rev, prev_value, prev_mod_rev, deleted FROM events ' +
         'WHERE rev > ? AND key >= ? AND (? IS NULL OR key < ?) ORDER BY rev',
     ),
-    createTx: db.transaction((key: string, value: string, rev: number): boolean => {
-      if (insertKv.run(key, value, rev, rev).changes === 0) return false;
-      insertEvent.run(rev, key, value, rev, null, null);
-      return true;
-    }),
-    updateTx: db.transaction((key: string, value: string, rev: number, expected: number | undefined): KeyValue => {
-      const cur = current(key, expected);
-      updateKv.run(value, rev, key);
-      insertEvent.run(rev, key, value, cur.createRevision, cur.value, cur.modRevision);
-      return cur;
-    }),
+    // One statement each (autocommit is its own transaction); the triggers write the events row.
+    createTx: (key: string, value: string, rev: number): boolean => insertKv.run(key, value, rev, rev).changes > 0,
+    updateTx: (key: string, value: string, rev: number, expected: number | undefined): Replaced => {
+      // The connection is ours alone and this runs without yielding, so reading the revision first is race-free.
+      const modRevision = expectedOf(key, expected);
+      const createRevision = updateKv.get(value, rev, key, modRevision);
+      if (createRevision === undefined) throw failure(key, expected);
+      return { createRevision, modRevision };
+    },
     deleteTx: db.transaction((key: string, rev: number, expected: number | undefined): KeyValue => {
-      const cur = current(key, expected);
-      deleteKv.run(key);
-      insertEvent.run(rev, key, null, cur.createRevision, cur.value, cur.modRevision);
-      return cur;
+      const modRevision = expectedOf(key, expected);
+      const row = deleteKv.get(key, modRevision);
+      if (!row) throw failure(key, expected);
+      insertDeleted.run(rev, key, row.createRevision, row.value, modRevision);
+      return { key, value: row.value, createRevision: row.createRevision, modRevision };
     }),
+    prevValue: (rev: number): string | undefined => prevValue.get(rev) ?? undefined,
+    valueAt: (key: string, rev: number): string | undefined => valueAt.get(key, rev),
     compactTx: db.transaction((revision: number, now: number): void => {
       deleteEvents.run(revision);
       setMeta.run('compacted', revision);
