@@ -2,12 +2,10 @@
 // owner reference, then runs the paused/scaling/rollout sync that fits.
 
 import { objectKey, splitKey } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
 import { adoptPatch, getControllerOf, newControllerRef, releasePatch } from '../util/owner.js';
 import { selectorMatches, selectsEverything } from '../util/selector.js';
@@ -20,14 +18,7 @@ import { withDefaults } from './util.js';
 export const NAME = 'deployment-controller';
 export const COMPONENT = 'deployment-controller';
 
-export interface DeploymentControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  recorder: EventRecorder;
-  workers?: number;
-}
+export type DeploymentControllerOptions = RecordingControllerOptions;
 
 export class DeploymentController extends QueueController {
   readonly name = NAME;

@@ -8,12 +8,11 @@ import {
   conditionsAreUpToDate, DISRUPTION_ALLOWED, setStatusCondition, SYNC_FAILED, updateDisruptionAllowedCondition,
 } from '../../api/strategies/pdb-helpers.js';
 import { objectKey, splitKey, type KubeObject } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import { rfc3339, type Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { rfc3339 } from '../../util/clock.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
 import { selectorMatches } from '../util/selector.js';
 import { clone, type DeploymentObj, type PodObj, type ReplicaSetObj, type Typed } from '../util/types.js';
@@ -28,13 +27,7 @@ export const COMPONENT = 'controllermanager';
 
 type PdbObj = Typed<PodDisruptionBudget>;
 
-export interface DisruptionControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  recorder: EventRecorder;
-}
+export type DisruptionControllerOptions = RecordingControllerOptions;
 
 export class DisruptionController extends QueueController {
   readonly name = NAME;

@@ -3,12 +3,10 @@
 
 import { isNotFound } from '../../api/errors.js';
 import { objectKey, splitKey } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import { mapSelectorMatches } from '../util/selector.js';
 import { servicesForPodChange } from '../util/service-pods.js';
 import { canonicalJson } from '../util/json.js';
@@ -19,13 +17,7 @@ export const NAME = 'endpoints-controller';
 /** Marks Endpoints of headless Services (v1.IsHeadlessService label). */
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';
 
-export interface EndpointsControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
-}
+export type EndpointsControllerOptions = ControllerOptions;
 
 export class EndpointsController extends QueueController {
   readonly name = NAME;

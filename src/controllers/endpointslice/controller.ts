@@ -5,12 +5,10 @@
 import type { EndpointPort } from 'kubernetes-types/discovery/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { objectKey, splitKey } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import { shouldPodBeInEndpoints } from '../util/endpoints.js';
 import { canonicalJson } from '../util/json.js';
 import { newControllerRef } from '../util/owner.js';
@@ -26,12 +24,7 @@ export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 /** --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
-export interface EndpointSliceControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
+export interface EndpointSliceControllerOptions extends ControllerOptions {
   maxEndpointsPerSlice?: number;
 }
 

@@ -4,12 +4,10 @@
 
 import { isNotFound } from '../../api/errors.js';
 import { parseApiVersion, type KubeObject, type OwnerReference } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import { releasePatch } from '../util/owner.js';
 
 export const NAME = 'garbage-collector-controller';
@@ -18,12 +16,7 @@ export const FOREGROUND = 'foregroundDeletion';
 
 type OwnerState = 'solid' | 'absent' | 'waiting';
 
-export interface GarbageCollectorOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
+export interface GarbageCollectorOptions extends ControllerOptions {
   /** Types whose objects are watched as owners and dependents; defaults to every type in R except events. */
   resources?: ResourceType[];
 }

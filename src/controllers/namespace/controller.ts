@@ -4,12 +4,10 @@
 
 import { isNotFound } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import { timeMs } from '../util/pod.js';
 import type { NamespaceObj } from '../util/types.js';
 
@@ -25,12 +23,7 @@ export const DEFAULT_DELETE_ORDER: ResourceType[] = [
   R.configmaps, R.secrets, R.serviceaccounts, R.leases, R.events, R.eventsV1,
 ];
 
-export interface NamespaceControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
+export interface NamespaceControllerOptions extends ControllerOptions {
   /** Which namespaced resources to empty; defaults to every namespaced type in R. */
   resources?: ResourceType[];
 }

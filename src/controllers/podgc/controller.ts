@@ -5,12 +5,11 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import { rfc3339, type Clock, type Timer } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { rfc3339, type Timer } from '../../util/clock.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 
 export const NAME = 'pod-garbage-collector-controller';
 /** gcCheckPeriod and quarantineTime of kube-controller-manager. */
@@ -22,11 +21,7 @@ export const TERMINATED_POD_THRESHOLD = 12_500;
 type PodObj = Pod & KubeObject;
 type NodeObj = Node & KubeObject;
 
-export interface PodGCOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
+export interface PodGCOptions extends ControllerOptions {
   terminatedPodThreshold?: number;
 }
 

@@ -4,12 +4,10 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { objectKey, splitKey } from '../../api/types.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
 import { Expectations } from '../util/expectations.js';
 import { adoptPatch, getControllerOf, newControllerRef, releasePatch } from '../util/owner.js';
@@ -29,14 +27,7 @@ export const BURST_REPLICAS = 500;
 /** Pod creations start with this batch size and double (controller.SlowStartInitialBatchSize). */
 const SLOW_START_INITIAL_BATCH = 1;
 
-export interface ReplicaSetControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  recorder: EventRecorder;
-  workers?: number;
-}
+export type ReplicaSetControllerOptions = RecordingControllerOptions;
 
 export class ReplicaSetController extends QueueController {
   readonly name = NAME;

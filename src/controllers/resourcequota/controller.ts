@@ -8,12 +8,10 @@ import { isNotFound } from '../../api/errors.js';
 import { splitKey, type KubeObject } from '../../api/types.js';
 import { calculateUsage } from '../../apiserver/admission/quota-usage.js';
 import { toRaw } from '../../apiserver/admission/resource-list.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import { clone, type Typed } from '../util/types.js';
 
 export const NAME = 'resourcequota-controller';
@@ -28,13 +26,7 @@ export const RESOURCE_QUOTAS = core('resourcequotas', 'ResourceQuota');
  */
 const WATCHED: ResourceType[] = [R.pods, R.services, R.configmaps, R.secrets];
 
-export interface ResourceQuotaControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
-}
+export type ResourceQuotaControllerOptions = ControllerOptions;
 
 export class ResourceQuotaController extends QueueController {
   readonly name = NAME;

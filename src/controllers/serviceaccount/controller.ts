@@ -2,24 +2,17 @@
 // namespace gets a `default` ServiceAccount, recreated if deleted.
 
 import { isAlreadyExists } from '../../api/errors.js';
-import type { Informer, InformerFactory } from '../../client/informer.js';
+import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
-import type { Clock } from '../../util/clock.js';
-import type { Logger } from '../../util/log.js';
-import { QueueController } from '../util/base.js';
+import { QueueController, type ControllerOptions } from '../util/base.js';
 import type { NamespaceObj, ServiceAccountObj } from '../util/types.js';
 
 export const NAME = 'serviceaccount-controller';
 /** ServiceAccounts every namespace must have (DefaultServiceAccountsControllerOptions). */
 export const DEFAULT_SERVICE_ACCOUNTS = ['default'];
 
-export interface ServiceAccountControllerOptions {
-  client: Client;
-  informers: InformerFactory;
-  clock: Clock;
-  logger: Logger;
-  workers?: number;
+export interface ServiceAccountControllerOptions extends ControllerOptions {
   serviceAccounts?: string[];
 }
 

@@ -1,9 +1,27 @@
 // The controller skeleton every controller here shares (client-go sample-controller): handlers enqueue keys,
 // workers run reconcile(key), a throw re-queues the key with the work queue's backoff.
 
+import type { InformerFactory } from '../../client/informer.js';
+import type { Client } from '../../client/interfaces.js';
 import { runWorkers, WorkQueue } from '../../client/workqueue.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
+import type { EventRecorder } from './events.js';
+
+/** What every controller is built from: the API client, the shared informers, the clock and a logger. */
+export interface ControllerOptions {
+  client: Client;
+  informers: InformerFactory;
+  clock: Clock;
+  logger: Logger;
+  /** Concurrent reconcile loops. */
+  workers?: number;
+}
+
+/** For controllers that record events. */
+export interface RecordingControllerOptions extends ControllerOptions {
+  recorder: EventRecorder;
+}
 
 export interface Controller {
   readonly name: string;
