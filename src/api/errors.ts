@@ -151,6 +151,11 @@ export class StatusError extends Error {
     return StatusError.conflict(group, resource, name, 'the object has been modified; please apply your changes to the latest version and try again');
   }
 
+  /** A write whose metadata.uid (or DeleteOptions precondition) names another incarnation of the object. */
+  static uidPreconditionFailed(group: string, resource: string, name: string, wanted: string | undefined, actual: string | undefined): StatusError {
+    return StatusError.conflict(group, resource, name, `Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
+  }
+
   /** 422 with one cause per field error; `kind` is the Kind (e.g. Deployment). */
   static invalid(group: string, kind: string, name: string, errs: FieldError[]): StatusError {
     const causes = errs.map((e) => ({ reason: FieldErrorType[e.type].reason, message: e.body(), field: e.field }));

@@ -127,15 +127,20 @@ export class ResourceStore {
     if (!this.cache.isFresh(rev)) await this.cache.waitFor(rev);
   }
 
+  /** The stored value of `key` and its decoded object, once the cache has caught up; 404 when absent. */
+  private async load(key: string, name: string): Promise<{ kv: KeyValue; current: KubeObject }> {
+    await this.fresh();
+    const kv = this.cache.get(key);
+    if (!kv) throw this.notFound(name);
+    return { kv, current: this.decode(kv) };
+  }
+
   private notFound(name: string): StatusError {
     return StatusError.notFound(this.decl.group, this.decl.plural, name);
   }
 
   async get(namespace: string | undefined, name: string): Promise<KubeObject> {
-    await this.fresh();
-    const kv = this.cache.get(this.key(namespace, name));
-    if (!kv) throw this.notFound(name);
-    return this.decode(kv);
+    return (await this.load(this.key(namespace, name), name)).current;
   }
 
   async list(namespace: string | undefined, params: ListParams = {}): Promise<KubeList> {
@@ -212,10 +217,7 @@ export class ResourceStore {
   ): Promise<KubeObject> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
-      await this.fresh();
-      const kv = this.cache.get(key);
-      if (!kv) throw this.notFound(name);
-      const current = this.decode(kv);
+      const { kv, current } = await this.load(key, name);
       if (params.pinnedRV && params.pinnedRV !== current.metadata.resourceVersion) {
         throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
       }
@@ -227,8 +229,7 @@ export class ResourceStore {
         throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, name);
       }
       if (obj.metadata.uid && obj.metadata.uid !== current.metadata.uid) {
-        throw StatusError.conflict(this.decl.group, this.decl.plural, name,
-          `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${current.metadata.uid}`);
+        throw StatusError.uidPreconditionFailed(this.decl.group, this.decl.plural, name, obj.metadata.uid, current.metadata.uid);
       }
       if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
         throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -290,14 +291,10 @@ export class ResourceStore {
   async delete(namespace: string | undefined, name: string, params: DeleteParams = {}): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
-      await this.fresh();
-      const kv = this.cache.get(key);
-      if (!kv) throw this.notFound(name);
-      const current = this.decode(kv);
+      const { kv, current } = await this.load(key, name);
       const pre = params.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw StatusError.conflict(this.decl.group, this.decl.plural, name,
-          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+        throw StatusError.uidPreconditionFailed(this.decl.group, this.decl.plural, name, pre.uid, current.metadata.uid);
       }
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw StatusError.conflict(this.decl.group, this.decl.plural, name,

@@ -105,7 +105,7 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
     const spec = (pod.spec ?? {}) as { nodeName?: string; schedulingGates?: unknown[] };
     if (pod.metadata.deletionTimestamp) throw StatusError.conflict('', 'pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (body.metadata?.uid && body.metadata.uid !== pod.metadata.uid) {
-      throw StatusError.conflict('', 'pods', name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
+      throw StatusError.uidPreconditionFailed('', 'pods', name, body.metadata.uid, pod.metadata.uid);
     }
     if (spec.nodeName) throw StatusError.conflict('', 'pods', name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
     if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
