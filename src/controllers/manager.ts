@@ -108,7 +108,7 @@ export class ControllerManager {
   private readonly informers: InformerFactory;
   private readonly ownsInformers: boolean;
 
-  constructor(private readonly opts: ControllerManagerOptions) {
+  constructor(opts: ControllerManagerOptions) {
     const logger = opts.logger.child('controller-manager');
     this.ownsInformers = !opts.informers;
     this.informers = opts.informers ?? new InformerFactory({ client: opts.client, clock: opts.clock, logger });
