@@ -20,7 +20,7 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 const METHOD_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete', GET: 'get', HEAD: 'get' };
 
 export function parseRequestInfo(method: string, path: string, watchParam: boolean): RequestInfo {
-  const segs = path.split('/').filter(Boolean).map(safeDecode);
+  const segs = segments(path);
   const info: RequestInfo = {
     isResourceRequest: false, path, verb: (METHOD_VERBS[method] ?? method.toLowerCase()), apiPrefix: '',
     group: '', version: '', namespace: '', resource: '', name: '', subresource: '', rest: [],
@@ -55,6 +55,13 @@ export function parseRequestInfo(method: string, path: string, watchParam: boole
     info.verb = 'deletecollection';
   }
   return info;
+}
+
+/** Non-empty path segments, percent-decoded (only those holding a '%' need it: every request comes through here). */
+function segments(path: string): string[] {
+  const out: string[] = [];
+  for (const s of path.split('/')) if (s !== '') out.push(s.includes('%') ? safeDecode(s) : s);
+  return out;
 }
 
 function safeDecode(s: string): string {

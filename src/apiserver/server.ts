@@ -48,6 +48,8 @@ const SYSTEM_USER: UserInfo = { name: 'system:apiserver', groups: ['system:maste
 export class ApiServer {
   readonly registry: Registry;
   readonly stores = new Map<ResourceDecl, ResourceStore>();
+  /** `<group>/<plural>` → the store of its first declared version (admission looks objects up on every write). */
+  private readonly storesByResource = new Map<string, ResourceStore>();
   private readonly caches: WatchCache[] = [];
   private readonly handler: ResourceHandler;
   readonly lookup: AdmissionLookup;
@@ -66,7 +68,10 @@ export class ApiServer {
         byPrefix.set(prefix, cache);
         this.caches.push(cache);
       }
-      this.stores.set(decl, new ResourceStore(decl, cfg.store, cache, cfg.clock));
+      const rs = new ResourceStore(decl, cfg.store, cache, cfg.clock);
+      this.stores.set(decl, rs);
+      const byResource = `${decl.group}/${decl.plural}`;
+      if (!this.storesByResource.has(byResource)) this.storesByResource.set(byResource, rs);
     }
     this.lookup = {
       get: (group, resource, namespace, name) => {
@@ -94,8 +99,7 @@ export class ApiServer {
   }
 
   storeFor(group: string, resource: string): ResourceStore | undefined {
-    const decl = this.registry.decls.find((d) => d.group === group && d.plural === resource);
-    return decl ? this.stores.get(decl) : undefined;
+    return this.storesByResource.get(`${group}/${resource}`);
   }
 
   /** Handles one request; never throws: errors become Status responses. */

@@ -57,7 +57,8 @@ class TypedClient implements Client {
   }
 
   create<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, obj: T, opts?: WriteOptions): Promise<T> {
-    return this.call({ method: 'POST', path: collectionPath(rt, namespace ?? obj.metadata.namespace), query: writeQuery(opts), body: obj, contentType: 'application/json' });
+    const path = collectionPath(rt, namespace ?? obj.metadata.namespace);
+    return this.call({ method: 'POST', path, query: writeQuery(opts), body: obj, contentType: 'application/json', handOver: opts?.handOver });
   }
 
   update<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, obj: T, opts: WriteOptions & { subresource?: string } = {}): Promise<T> {
@@ -66,7 +67,8 @@ class TypedClient implements Client {
   }
 
   patch<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, name: string, type: PatchType, patch: unknown, opts: WriteOptions & { subresource?: string } = {}): Promise<T> {
-    return this.call({ method: 'PATCH', path: objectPath(rt, namespace, name, opts.subresource), query: writeQuery(opts), body: patch, contentType: PATCH_CONTENT_TYPES[type] });
+    const path = objectPath(rt, namespace, name, opts.subresource);
+    return this.call({ method: 'PATCH', path, query: writeQuery(opts), body: patch, contentType: PATCH_CONTENT_TYPES[type], handOver: opts.handOver });
   }
 
   delete(rt: ResourceType, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<unknown> {

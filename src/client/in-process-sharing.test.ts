@@ -58,4 +58,13 @@ describe('in-process watch events', () => {
     got.metadata.labels = { changed: 'yes' };
     assert.equal((await c.get(R.pods, 'share', 'p1')).metadata.labels, undefined);
   });
+
+  it('a handed-over write is neither copied in nor out: the answer is the stored, frozen object', async () => {
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'handed', namespace: 'share' }, data: { a: '1' } };
+    const created = await c.create(R.configmaps, 'share', body, { handOver: true });
+    assert.ok(Object.isFrozen(created), 'the server\'s own object, so it is read-only');
+    assert.equal(created, body, 'the body itself became the stored object');
+    const copied = await c.create(R.configmaps, 'share', { ...body, metadata: { name: 'copied', namespace: 'share' } });
+    assert.ok(!Object.isFrozen(copied), 'without handOver the answer stays a private copy');
+  });
 });

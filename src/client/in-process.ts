@@ -28,9 +28,9 @@ export class InProcessTransport implements Transport {
   ) {}
 
   async request(req: ApiRequest): Promise<ApiResponse> {
-    const res = await this.server.handle({ ...req, body: copy(req.body), user: this.user });
+    const res = await this.server.handle({ ...req, body: req.handOver ? req.body : copy(req.body), user: this.user });
     if (isWatch(res)) throw new Error(`in-process transport: ${req.path} answered with a watch stream to a plain request`);
-    return { ...res, body: Buffer.isBuffer(res.body) ? res.body : copy(res.body) };
+    return req.handOver || Buffer.isBuffer(res.body) ? res : { ...res, body: copy(res.body) };
   }
 
   async watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream> {

@@ -13,6 +13,11 @@ export interface ApiRequest {
   /** Content-Type of the body; patches name their patch type here. */
   contentType?: string;
   accept?: string;
+  /**
+   * The caller gives the body up and will never change the answer: the in-process transport then skips both copies
+   * (the answer may be the server's frozen object). HTTP has nothing to skip. For hot fire-and-forget writes.
+   */
+  handOver?: boolean;
 }
 
 export interface ApiResponse {
@@ -64,6 +69,8 @@ export interface WriteOptions {
   fieldManager?: string;
   dryRun?: boolean;
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** See ApiRequest.handOver: `obj` is not touched again and the result is read-only. */
+  handOver?: boolean;
 }
 
 export interface DeleteOptions {

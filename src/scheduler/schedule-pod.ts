@@ -140,9 +140,12 @@ function rowsPass(checks: readonly ((rows: Float64Array, base: number) => boolea
   return true;
 }
 
-/** The highest total wins; ties are broken uniformly at random by reservoir sampling, as kube's selectHost does. */
+/**
+ * The highest total wins; ties are broken uniformly at random, as kube's selectHost does (it samples a reservoir;
+ * counting the ties and drawing once gives the same distribution with one random number instead of one per tie).
+ */
 export function selectHost(nodes: readonly NodeInfo[], totals: readonly number[], rng: () => number): string {
-  let best = 0, max = totals[0]!, ties = 1;
+  let max = totals[0]!, ties = 1, best = 0;
   for (let i = 1; i < totals.length; i++) {
     const t = totals[i]!;
     if (t > max) {
@@ -151,7 +154,16 @@ export function selectHost(nodes: readonly NodeInfo[], totals: readonly number[]
       ties = 1;
     } else if (t === max) {
       ties++;
-      if (Math.floor(rng() * ties) === 0) best = i;
+    }
+  }
+  if (ties > 1) {
+    // The k-th node (in order) with the top total.
+    let k = Math.floor(rng() * ties);
+    for (let i = best; i < totals.length; i++) {
+      if (totals[i] === max && k-- === 0) {
+        best = i;
+        break;
+      }
     }
   }
   return nodes[best]!.name;
