@@ -53,7 +53,7 @@ class TypedClient implements Client {
   }
 
   list<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, opts?: ListOptions): Promise<KubeList<T>> {
-    return this.call({ method: 'GET', path: collectionPath(rt, namespace), query: listQuery(opts) });
+    return this.call({ method: 'GET', path: collectionPath(rt, namespace), query: listQuery(opts), handOver: opts?.handOver });
   }
 
   create<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, obj: T, opts?: WriteOptions): Promise<T> {

@@ -111,12 +111,16 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private async relist(): Promise<void> {
     const { client, resource, namespace, labelSelector, fieldSelector } = this.opts;
-    const list = await client.list<T>(resource, namespace, { labelSelector, fieldSelector });
+    // Items are read-only, as watch events are (the cache hands both to handlers), so the list need not be copied:
+    // in-process they are the server's frozen objects, which also lets consumers compare parts by identity.
+    const list = await client.list<T>(resource, namespace, { labelSelector, fieldSelector, handOver: true });
     const fresh = new Map<string, T>();
-    for (const item of list.items) {
+    const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+    for (let item of list.items) {
       // Lists carry kind/apiVersion only on the list; give each item its own, as client-go's decoder does.
-      item.kind ??= resource.kind;
-      item.apiVersion ??= resource.group ? `${resource.group}/${resource.version}` : resource.version;
+      if (item.kind === undefined || item.apiVersion === undefined) {
+        item = { ...item, kind: item.kind ?? resource.kind, apiVersion: item.apiVersion ?? apiVersion };
+      }
       fresh.set(objectKey(item), item);
     }
     for (const [k, old] of this.items) if (!fresh.has(k)) this.remove(k, old);

@@ -63,6 +63,8 @@ export interface ListOptions {
   resourceVersionMatch?: string;
   timeoutSeconds?: number;
   allowWatchBookmarks?: boolean;
+  /** See ApiRequest.handOver: the items are read-only (in-process: the server's own frozen objects, uncopied). */
+  handOver?: boolean;
 }
 
 export interface WriteOptions {

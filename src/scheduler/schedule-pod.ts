@@ -49,11 +49,11 @@ export interface PodScheduler {
 export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState()): ScheduleResult {
   const nodes = s.cache.list();
   if (nodes.length === 0) throw new Error(ERR_NO_NODES_AVAILABLE);
-  const diagnosis = newDiagnosis();
   const pre = s.framework.runPreFilterPlugins(state, pod);
   if (!pre.isSuccess()) {
     if (!pre.isRejected()) throw pre.cause instanceof Error ? pre.cause : new Error(`running PreFilter plugin ${JSON.stringify(pre.plugin)}: ${pre.message()}`);
     // A PreFilter rejection applies to every node.
+    const diagnosis = newDiagnosis();
     for (const n of nodes) diagnosis.nodeToStatus.set(n.name, pre);
     diagnosis.preFilterMsg = pre.message();
     diagnosis.unschedulablePlugins.add(pre.plugin);
@@ -70,7 +70,10 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
   }
 
   const want = numFeasibleNodesToFind(s.percentageOfNodesToScore, nodes.length);
-  const feasible: NodeInfo[] = [];
+  // Sized once for the most this cycle can find (growing by push reallocated them several times per cycle).
+  let feasible = new Array<NodeInfo>(want);
+  const feasiblePos = new Int32Array(want);
+  let found = 0;
   // Rejections are kept as parallel arrays and turned into the diagnosis map only if no node fits: on the common
   // path (some node fits) nobody reads them, and a Map insert per rejected node was a measurable cost.
   const rejectedNodes: NodeInfo[] = [];
@@ -85,9 +88,8 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
   const rows = s.cache.positionRows();
   const restRows = plan.restRows;
   const nominator = fw.handle.nominator;
-  const feasiblePos: number[] = [];
   let processed = 0;
-  for (let i = start; processed < n && feasible.length < want; processed++) {
+  for (let i = start; processed < n && found < want; processed++) {
     const pos = i;
     if (++i === n) i = 0;
     let st: Status;
@@ -107,8 +109,8 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
       st = fw.runFilterPluginsWithNominatedPods(state, pod, nodes[pos]!);
     }
     if (st === Status.SUCCESS || st.isSuccess()) {
-      feasible.push(nodes[pos]!);
-      feasiblePos.push(pos);
+      feasible[found] = nodes[pos]!;
+      feasiblePos[found++] = pos;
     } else if (st.isRejected()) {
       rejectedNodes.push(nodes[pos]!);
       rejectedStatuses.push(st);
@@ -118,7 +120,8 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
   }
   s.nextStartNodeIndex = (start + processed) % n;
 
-  if (feasible.length === 0) {
+  if (found === 0) {
+    const diagnosis = newDiagnosis();
     for (let i = 0; i < rejectedNodes.length; i++) {
       const st = rejectedStatuses[i]!;
       diagnosis.nodeToStatus.set(rejectedNodes[i]!.name, st);
@@ -126,11 +129,12 @@ export function schedulePod(s: PodScheduler, pod: Pod, state = new CycleState())
     }
     throw new FitError(n, diagnosis);
   }
-  if (feasible.length === 1) return { state, suggestedHost: feasible[0]!.name, evaluatedNodes: processed, feasibleNodes: 1 };
+  if (found < want) feasible = feasible.slice(0, found); // packed, without the unfilled tail
+  if (found === 1) return { state, suggestedHost: feasible[0]!.name, evaluatedNodes: processed, feasibleNodes: 1 };
 
   const ps = s.framework.runPreScorePlugins(state, pod, feasible);
   if (!ps.isSuccess()) throw new Error(`running PreScore plugin ${JSON.stringify(ps.plugin)}: ${ps.message()}`);
-  const totals = s.framework.runScorePlugins(state, pod, feasible, { rows, positions: feasiblePos });
+  const totals = s.framework.runScorePlugins(state, pod, feasible, { rows, positions: feasiblePos.subarray(0, found) });
   return { state, suggestedHost: selectHost(feasible, totals, s.rng), evaluatedNodes: processed, feasibleNodes: feasible.length };
 }
 
@@ -144,7 +148,7 @@ function rowsPass(checks: readonly ((rows: Float64Array, base: number) => boolea
  * The highest total wins; ties are broken uniformly at random, as kube's selectHost does (it samples a reservoir;
  * counting the ties and drawing once gives the same distribution with one random number instead of one per tie).
  */
-export function selectHost(nodes: readonly NodeInfo[], totals: readonly number[], rng: () => number): string {
+export function selectHost(nodes: readonly NodeInfo[], totals: ArrayLike<number>, rng: () => number): string {
   let max = totals[0]!, ties = 1, best = 0;
   for (let i = 1; i < totals.length; i++) {
     const t = totals[i]!;

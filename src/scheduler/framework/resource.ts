@@ -93,11 +93,39 @@ function containerRequests(c: Container, nonZero: boolean): Resource {
   return r;
 }
 
+/** A pod's requests, remembered against its frozen containers array (with the init containers and overhead seen). */
+interface Remembered {
+  initContainers: unknown;
+  overhead: unknown;
+  plain?: Resource;
+  nonZero?: Resource;
+}
+const remembered = new WeakMap<object, Remembered>();
+
 /**
  * What a pod asks of a node: max(sum of app containers + sidecars, the peak any init container reaches while the
  * sidecars started before it run) + overhead. `nonZero` substitutes the scoring defaults for missing cpu/memory.
+ * The result is read-only. A cycle asks several times for one pod (PreFilter, PreScore, assume, the bound pod's
+ * arrival), and every revision of a pod shares its frozen containers with the last, so the answer is remembered
+ * against that array; frozen means it cannot have changed since.
  */
 export function podRequests(pod: Pod, nonZero = false): Resource {
+  const spec = pod.spec;
+  const containers = spec?.containers;
+  const init = spec?.initContainers, overhead = spec?.overhead;
+  if (!containers || !Object.isFrozen(containers) || (init && !Object.isFrozen(init)) || (overhead && !Object.isFrozen(overhead))) {
+    return computePodRequests(pod, nonZero);
+  }
+  let m = remembered.get(containers);
+  if (!m || m.initContainers !== init || m.overhead !== overhead) {
+    m = { initContainers: init, overhead };
+    remembered.set(containers, m);
+  }
+  if (nonZero) return (m.nonZero ??= computePodRequests(pod, true));
+  return (m.plain ??= computePodRequests(pod, false));
+}
+
+function computePodRequests(pod: Pod, nonZero: boolean): Resource {
   const reqs = emptyResource();
   for (const c of pod.spec?.containers ?? []) addTo(reqs, containerRequests(c, nonZero));
   const sidecars = emptyResource();

@@ -10,14 +10,14 @@ import { ROW, type RowPlugin } from './node-rows.js';
 /** Where the nodes being scored sit: their positions in the cache's list, and the cache's rows. */
 export interface RowsAt {
   rows: Float64Array;
-  positions: readonly number[];
+  positions: ArrayLike<number>;
 }
 
 /** Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. */
 export function runScores(
   plugins: readonly { plugin: ScorePlugin; weight: number }[], state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: RowsAt,
-): number[] {
-  const totals = new Array<number>(nodes.length).fill(0);
+): Float64Array {
+  const totals = new Float64Array(nodes.length);
   for (const { plugin, weight } of plugins) {
     if (state.skipScorePlugins.has(plugin.name)) continue;
     if (!plugin.normalizeScore) {

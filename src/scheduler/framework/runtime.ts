@@ -212,7 +212,7 @@ export class Framework {
    * Weighted sum of normalised scores for each node, in the order of `nodes`. Throws on a plugin error. With `at`
    * (the nodes' positions in the cache's list and its rows, node-rows.ts), plugins that can score from a row do.
    */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: RowsAt): number[] {
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], at?: RowsAt): Float64Array {
     return runScores(this.score, state, pod, nodes, at);
   }
 
