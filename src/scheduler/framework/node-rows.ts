@@ -35,6 +35,12 @@ export interface RowPlugin {
    * verdict" (it may still pass, e.g. for extended resources). Undefined: no row check this cycle.
    */
   rowFilter?(state: CycleState, pod: Pod): ((rows: Float64Array, base: number) => boolean) | undefined;
-  /** This cycle's score from a row, equal to score(); undefined when the plugin needs the NodeInfo this cycle. */
-  rowScore?(state: CycleState, pod: Pod): ((rows: Float64Array, base: number) => number) | undefined;
+  /**
+   * This cycle's scores from rows, equal to score(): the returned function adds `weight` × the score of the node at
+   * each of `positions` to `totals` (and throws if a score leaves [0, MAX_NODE_SCORE]). The loop is the plugin's
+   * own so its row arithmetic inlines. Undefined when the plugin needs the NodeInfo this cycle.
+   */
+  rowScore?(state: CycleState, pod: Pod): RowScorer | undefined;
 }
+
+export type RowScorer = (rows: Float64Array, positions: ArrayLike<number>, totals: Float64Array, weight: number) => void;

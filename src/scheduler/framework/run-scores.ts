@@ -5,7 +5,7 @@ import { MAX_NODE_SCORE, type NodeScore, type ScorePlugin } from '../interfaces.
 import type { Pod } from '../types.js';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
-import { ROW, type RowPlugin } from './node-rows.js';
+import type { RowPlugin } from './node-rows.js';
 
 /** Where the nodes being scored sit: their positions in the cache's list, and the cache's rows. */
 export interface RowsAt {
@@ -22,14 +22,9 @@ export function runScores(
     if (state.skipScorePlugins.has(plugin.name)) continue;
     if (!plugin.normalizeScore) {
       // No normalisation step: add straight into the totals without a NodeScore per node.
-      const row = at && (plugin as ScorePlugin & RowPlugin).rowScore?.(state, pod);
-      if (row && at) {
-        const { rows, positions } = at;
-        for (let i = 0; i < nodes.length; i++) {
-          const v = row(rows, positions[i]! * ROW);
-          if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(plugin.name, v);
-          totals[i]! += v * weight;
-        }
+      const rowScorer = at && (plugin as ScorePlugin & RowPlugin).rowScore?.(state, pod);
+      if (rowScorer && at) {
+        rowScorer(at.rows, at.positions, totals, weight);
         continue;
       }
       for (let i = 0; i < nodes.length; i++) {
@@ -52,6 +47,6 @@ export function runScores(
   return totals;
 }
 
-function invalidScore(plugin: string, v: number): Error {
+export function invalidScore(plugin: string, v: number): Error {
   return new Error(`plugin ${JSON.stringify(plugin)} returns an invalid score ${v}, it should in the range of [0, ${MAX_NODE_SCORE}] after normalizing`);
 }

@@ -5,9 +5,10 @@ import type { CycleState } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
-import type { PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import { MAX_NODE_SCORE, type PreScorePlugin, type ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
-import type { RowPlugin } from '../../framework/node-rows.js';
+import { ROW, type RowPlugin, type RowScorer } from '../../framework/node-rows.js';
+import { invalidScore } from '../../framework/run-scores.js';
 import {
   allocatableAndRequested, balancedAllocation, balancedAllocationDefault, balancedAllocationRow, DEFAULT_RESOURCES, isDefaultResources,
   type ResourceSpec,
@@ -33,10 +34,16 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, RowPlugi
     return Status.SUCCESS;
   }
 
-  rowScore(state: CycleState): ((rows: Float64Array, base: number) => number) | undefined {
+  rowScore(state: CycleState): RowScorer | undefined {
     if (!this.isDefault) return undefined;
     const req = state.read<Resource>(PRE_SCORE_KEY);
-    return (rows, base) => balancedAllocationRow(req, rows, base);
+    return (rows, positions, totals, weight) => {
+      for (let i = 0; i < positions.length; i++) {
+        const v = balancedAllocationRow(req, rows, positions[i]! * ROW);
+        if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(NAME, v);
+        totals[i]! += v * weight;
+      }
+    };
   }
 
   score(state: CycleState, _pod: Pod, node: NodeInfo): number {

@@ -5,9 +5,10 @@ import type { CycleState } from '../../framework/cycle-state.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { podRequests, type Resource } from '../../framework/resource.js';
 import { Status } from '../../framework/status.js';
-import type { FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
+import { MAX_NODE_SCORE, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
-import type { RowPlugin } from '../../framework/node-rows.js';
+import { ROW, type RowPlugin, type RowScorer } from '../../framework/node-rows.js';
+import { invalidScore } from '../../framework/run-scores.js';
 import { fits, fitsRequest, rowFits } from './fit.js';
 import {
   allocatableAndRequested, DEFAULT_RESOURCES, isDefaultResources, leastAllocated, leastAllocatedDefault, leastAllocatedRow, mostAllocated,
@@ -60,10 +61,16 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     return (rows, base) => rowFits(req, rows, base);
   }
 
-  rowScore(state: CycleState): ((rows: Float64Array, base: number) => number) | undefined {
+  rowScore(state: CycleState): RowScorer | undefined {
     if (!this.leastDefault) return undefined;
     const req = state.read<Resource>(PRE_SCORE_KEY);
-    return (rows, base) => leastAllocatedRow(req, rows, base);
+    return (rows, positions, totals, weight) => {
+      for (let i = 0; i < positions.length; i++) {
+        const v = leastAllocatedRow(req, rows, positions[i]! * ROW);
+        if (!(v >= 0 && v <= MAX_NODE_SCORE)) throw invalidScore(NAME, v);
+        totals[i]! += v * weight;
+      }
+    };
   }
 
   preScore(state: CycleState, pod: Pod): Status {
