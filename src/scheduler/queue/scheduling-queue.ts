@@ -121,7 +121,8 @@ export class SchedulingQueue {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private popNow(): QueuedPod | undefined {
+  /** The next pod to schedule if one is ready now, without waiting (undefined otherwise). */
+  popNow(): QueuedPod | undefined {
     const p = this.active.pop();
     if (!p) return undefined;
     p.attempts++;
