@@ -119,6 +119,13 @@ describe('pods/eviction', () => {
     assert.equal(err.code, 429);
     assert.equal(err.details?.retryAfterSeconds, 10);
     assert.deepEqual(err.details?.causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget new is still being processed by the server.' }]);
+    // The delay is also a Retry-After header (apiserver responsewriters.ErrorNegotiated).
+    const res = await client.transport.request({
+      method: 'POST', path: `/api/v1/namespaces/${NS}/pods/${x}/eviction`, contentType: 'application/json',
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: x, namespace: NS } },
+    });
+    assert.equal(res.status, 429);
+    assert.equal(res.headers?.['Retry-After'], '10');
   });
 
   it('two budgets: 500 and the pod stays', async () => {

@@ -186,7 +186,13 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 }
 
 export function errorResponse(err: unknown, logger: Logger): ApiResponse {
-  if (isStatusError(err)) return json(err.code, err.toStatus());
+  if (isStatusError(err)) {
+    const status = err.toStatus();
+    // A Status that names a retry delay also says it in the Retry-After header, which clients' backoff reads
+    // (apiserver responsewriters.ErrorNegotiated).
+    const retryAfter = status.details?.retryAfterSeconds;
+    return json(err.code, status, retryAfter && retryAfter > 0 ? { 'Retry-After': String(Math.trunc(retryAfter)) } : undefined);
+  }
   logger.error('internal error', { err: err instanceof Error ? err.stack ?? err.message : String(err) });
   const e = StatusError.internal(err instanceof Error ? err.message : String(err));
   return json(e.code, e.toStatus());
