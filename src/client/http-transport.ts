@@ -8,23 +8,10 @@ import { checkResponse, createClient } from './client.js';
 import type { ApiRequest, ApiResponse, Client, Transport, WatchStream } from './interfaces.js';
 import { decodeResponse, internalStatus } from './http-response.js';
 import { LineSplitter } from './json-lines.js';
-import { loadKubeconfig, type KubeconfigTarget, type LoadOptions } from './kubeconfig.js';
+import { loadKubeconfig, type KubeconfigTarget, type LoadOptions, type ServerCredentials } from './kubeconfig.js';
 
-export interface HttpTransportOptions {
-  /** Server URL, e.g. https://127.0.0.1:6443; a path after the host is a prefix for every request. */
-  server: string;
-  /** PEM CA bundle trusted for the server certificate; without it Node's default roots apply. */
-  ca?: string;
-  /** PEM client certificate and key (x509 authentication). */
-  cert?: string;
-  key?: string;
-  /** Sent as `Authorization: Bearer <token>`. */
-  token?: string;
-  username?: string;
-  password?: string;
-  insecureSkipTlsVerify?: boolean;
-  /** SNI and certificate name to expect instead of the URL's host (kubeconfig tls-server-name). */
-  tlsServerName?: string;
+/** A server URL (a path after the host is a prefix for every request) and credentials, plus connection tuning. */
+export interface HttpTransportOptions extends ServerCredentials {
   /** Most sockets open to the server for plain requests (watches have their own pool). Default 64. */
   maxSockets?: number;
   /** Gives up on a plain request after this long; 0 waits forever. Watches never time out here. Default 60 s. */

@@ -9,23 +9,31 @@ import { at, invalid, KubeconfigError, validateCluster, validateUser, type RawCl
 export { KubeconfigError } from './kubeconfig-validation.js';
 
 /** Connection settings for one context, with every file and base64 field already read. */
-export interface KubeconfigTarget {
+/** Where a server is and how to authenticate to it: what a kubeconfig context resolves to, and what HTTP needs. */
+export interface ServerCredentials {
+  /** Absolute server URL with a scheme (client-go rest/url_utils.go DefaultServerURL). */
+  server: string;
+  /** PEM of the CA bundle that signs the server certificate; without it Node's default roots apply. */
+  ca?: string;
+  /** PEM client certificate and key (x509 authentication). */
+  cert?: string;
+  key?: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  username?: string;
+  password?: string;
+  insecureSkipTlsVerify?: boolean;
+  /** SNI and certificate name to expect instead of the URL's host (kubeconfig tls-server-name). */
+  tlsServerName?: string;
+}
+
+export interface KubeconfigTarget extends ServerCredentials {
   contextName: string;
   clusterName: string;
   userName: string;
   /** The context's namespace, if it names one. */
   namespace?: string;
-  /** Absolute server URL with a scheme (client-go rest/url_utils.go DefaultServerURL). */
-  server: string;
-  /** PEM of the CA bundle that signs the server certificate. */
-  ca?: string;
-  cert?: string;
-  key?: string;
-  token?: string;
-  username?: string;
-  password?: string;
   insecureSkipTlsVerify: boolean;
-  tlsServerName?: string;
 }
 
 interface RawContext {
