@@ -72,7 +72,9 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
   }
 
   try {
-    handle = rs.cache.watch(prefix, after, onEvent);
+    // The cache ends a watch when its store watch lost events: close the stream, as the cacher does
+    // (cacher.go terminateAllWatchers), so the client watches again and gets 410 Gone if it is too far behind.
+    handle = rs.cache.watch(prefix, after, onEvent, { onEnd: stop });
   } catch (err) {
     if (err instanceof StoreError && err.code === 'Compacted') {
       // kube-apiserver answers 200 and sends the 410 as the first and only event (cacher newErrWatcher).

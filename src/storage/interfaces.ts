@@ -40,7 +40,10 @@ export interface StoreEvent {
   prev?: KeyValue;
 }
 
-/** Options of Store.watch (added after the first release of this interface; backends may ignore them). */
+/**
+ * Options of Store.watch (added after the first release of this interface). Backends may ignore currentValue;
+ * a backend that can lose events must honour onLost.
+ */
 export interface WatchOptions {
   /**
    * For a watcher that mirrors its prefix, as the API server's watch cache does: its copy of a key's current
@@ -50,6 +53,22 @@ export interface WatchOptions {
    * during a write; must not write.
    */
   currentValue?: (key: string) => KeyValue | undefined;
+  /**
+   * The lost-stream signal. A backend calls it, at most once per watch, when it can no longer promise this
+   * watcher a gap-free stream in revision order: some change under the prefix after the last event it delivered
+   * will never be delivered. From that call on the backend delivers nothing more to this watcher and has released
+   * it (stop() is then a harmless no-op); the watcher's mirror is stale and it must re-list and watch again from
+   * the list's revision (what kube-apiserver's reflector does when its watch fails). It is not called for stop()
+   * or close(), nor for a hiccup the backend recovers from without a gap. `reason` says why, e.g.
+   * StoreError('Compacted') when the history it missed is gone. It may be called from any task, never from
+   * inside an onEvent callback of the same watcher; it must not throw (backends log and ignore it if it does).
+   *
+   * Backends: sqlite never calls it (delivery is synchronous inside the write, nothing can be missed). etcd calls
+   * it when its watch stream was down and, on resuming, the revisions it missed had been compacted, or when a
+   * watch's replay of history breaks and cannot be resumed; a reconnect that resumes from the next revision
+   * without a gap does not call it.
+   */
+  onLost?: (reason: StoreError) => void;
 }
 
 export interface WatchHandle {
@@ -93,6 +112,7 @@ export interface Store {
   /**
    * Calls `onEvent` for every change under `prefix` with revision > `afterRevision`, in revision order:
    * first the history still held, then live changes. Throws StoreError('Compacted') if that history is gone.
+   * If the backend later cannot keep that promise, it says so once through `opts.onLost` and stops.
    */
   watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts?: WatchOptions): Promise<WatchHandle>;
 

@@ -23,7 +23,7 @@ export function withoutProgress(s: Store): Store {
     create: (k, v) => s.create(k, v),
     update: (k, v, r) => s.update(k, v, r),
     delete: (k, r) => s.delete(k, r),
-    watch: (p, r, cb) => s.watch(p, r, cb),
+    watch: (p, r, cb, o) => s.watch(p, r, cb, o),
     compact: (r) => s.compact(r),
     compactedRevision: () => s.compactedRevision(),
     close: () => s.close(),

@@ -22,6 +22,9 @@ export interface StreamHandle {
   close(): void;
 }
 
+/** The part of EtcdHttp that watch streams need: a seam the watch hub's tests fill with scripted streams. */
+export type StreamOpener = Pick<EtcdHttp, 'stream'>;
+
 export interface StreamHandlers {
   /** One decoded line of the response (`{"result": ...}` or `{"error": ...}`). */
   message(msg: unknown): void;

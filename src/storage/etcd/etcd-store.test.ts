@@ -2,14 +2,56 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { storeConformance } from '../conformance.js';
-import type { Store, StoreEvent } from '../interfaces.js';
+import { eventually, settle } from '../conformance/helpers.js';
+import type { Store, StoreError, StoreEvent } from '../interfaces.js';
 import { silentLogger } from '../../util/log.js';
 import { EtcdStore } from './etcd-store.js';
 import { ETCD_BIN, etcdInstalled, startLocalEtcd, type LocalEtcd } from './local-etcd.js';
+
+/** A TCP relay to etcd that can cut every connection through it and refuse new ones, like a network partition. */
+async function cuttableProxy(target: string): Promise<{ endpoint: string; cut(): void; restore(): void; close(): Promise<void> }> {
+  const url = new URL(target);
+  const sockets = new Set<Socket>();
+  let blocked = false;
+  const server = createServer((client) => {
+    if (blocked) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(Number(url.port), url.hostname);
+    const pair = [client, upstream];
+    client.pipe(upstream);
+    upstream.pipe(client);
+    for (const sock of pair) {
+      sockets.add(sock);
+      const drop = () => {
+        sockets.delete(sock);
+        for (const other of pair) other.destroy();
+      };
+      sock.on('error', drop);
+      sock.on('close', drop);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    cut: () => {
+      blocked = true;
+      for (const sock of sockets) sock.destroy();
+    },
+    restore: () => void (blocked = false),
+    close: () => {
+      for (const sock of sockets) sock.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 if (!etcdInstalled()) {
   const why = `${ETCD_BIN} not found (Debian: apt-get install etcd-server; or set WINKUBE_ETCD_BIN)`;
@@ -132,6 +174,47 @@ if (!etcdInstalled()) {
         await s.close();
         await member.stop();
         rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+    test('a cut watch stream: a gap-free resume delivers what it missed; compaction while cut calls onLost once', async () => {
+      const proxy = await cuttableProxy(etcd.endpoint);
+      const cut = new EtcdStore({ endpoints: [proxy.endpoint], keyPrefix: '/cut', logger: silentLogger, timeoutMs: 2000 });
+      const direct = store('/cut');
+      try {
+        const seen: number[] = [];
+        const lost: StoreError[] = [];
+        await cut.watch('/k/', await direct.revision(), (ev) => seen.push(ev.revision), { onLost: (r) => lost.push(r) });
+        const r1 = (await direct.create('/k/1', '1')).modRevision;
+        await eventually(() => seen.length === 1, 'the first event');
+
+        proxy.cut();
+        const r2 = (await direct.create('/k/2', '1')).modRevision;
+        proxy.restore();
+        await eventually(() => seen.length === 2, 'the event written while cut', 8000);
+        assert.deepEqual(seen, [r1, r2]);
+        assert.equal(lost.length, 0, 'etcd still held the missed revision: no loss');
+
+        proxy.cut();
+        await direct.create('/k/3', '1');
+        const r4 = (await direct.create('/k/4', '1')).modRevision;
+        await direct.compact(r4); // the stream will ask to resume at r2 + 1 < r4: compacted
+        proxy.restore();
+        await eventually(() => lost.length > 0, 'onLost', 8000);
+        await settle();
+        assert.equal(lost.length, 1);
+        assert.equal(lost[0]!.code, 'Compacted');
+        assert.deepEqual(seen, [r1, r2], 'nothing after the gap');
+        // The store itself carries on: a new watch from now works.
+        const after: number[] = [];
+        await cut.watch('/k/', await cut.revision(), (ev) => after.push(ev.revision));
+        const r5 = (await direct.create('/k/5', '1')).modRevision;
+        await eventually(() => after.length === 1, 'a new watch after the loss');
+        assert.deepEqual(after, [r5]);
+      } finally {
+        await cut.close();
+        await direct.close();
+        await proxy.close();
       }
     });
 

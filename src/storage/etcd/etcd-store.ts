@@ -1,6 +1,6 @@
 // The Store on a real etcd (3.4+) cluster, over etcd's v3 JSON gateway: several API servers can share one etcd.
 
-import { StoreError, type KeyValue, type ListOptions, type ListResult, type Store, type StoreEvent, type WatchHandle } from '../interfaces.js';
+import { StoreError, type KeyValue, type ListOptions, type ListResult, type Store, type StoreEvent, type WatchHandle, type WatchOptions } from '../interfaces.js';
 import type { WatchProgress } from '../watch-progress.js';
 import { createLogger, type Logger } from '../../util/log.js';
 import { ALL_KEYS, b64, int, prefixEndB64, toKeyValue, type WireHeader, type WireKv, type WireWatchResponse } from './etcd-codec.js';
@@ -121,9 +121,10 @@ export class EtcdStore implements Store, WatchProgress {
     return { deleted: toKeyValue(prev, this.prefix), revision: int(res.header?.revision) };
   }
 
-  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle> {
+  /** opts.currentValue is not used (etcd sends prev_kv anyway); opts.onLost is honoured (see watch-hub.ts). */
+  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts: WatchOptions = {}): Promise<WatchHandle> {
     this.assertOpen();
-    return this.hub.watch(prefix, afterRevision, onEvent);
+    return this.hub.watch(prefix, afterRevision, onEvent, opts.onLost);
   }
 
   /**

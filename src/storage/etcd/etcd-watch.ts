@@ -1,7 +1,7 @@
 // One etcd watch over the JSON gateway: a create request, then a stream of WatchResponses until it is closed.
 
 import { ALL_KEYS, type WireWatchResponse } from './etcd-codec.js';
-import type { EtcdHttp, StreamHandle } from './etcd-http.js';
+import type { StreamHandle, StreamOpener } from './etcd-http.js';
 
 export interface WatchStreamHandlers {
   response(r: WireWatchResponse): void;
@@ -14,7 +14,7 @@ export interface WatchStreamHandlers {
  * Why every key: each etcd revision then shows up as at least one event, so the last event seen is exactly how
  * far the stream has got — the position the store's watch progress is built on (see watch-hub.ts).
  */
-export function watchAllKeys(http: EtcdHttp, startRevision: number, on: WatchStreamHandlers): StreamHandle {
+export function watchAllKeys(http: StreamOpener, startRevision: number, on: WatchStreamHandlers): StreamHandle {
   let closed = false;
   const create = { create_request: { key: ALL_KEYS, range_end: ALL_KEYS, start_revision: String(startRevision), prev_kv: true } };
   const handle = http.stream('/v3/watch', create, {

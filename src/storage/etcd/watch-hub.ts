@@ -5,12 +5,13 @@ import { StoreError, type StoreEvent, type WatchHandle } from '../interfaces.js'
 import { inPrefix } from '../key-range.js';
 import type { Logger } from '../../util/log.js';
 import { int, toStoreEvent, unb64, type WireEvent, type WireWatchResponse } from './etcd-codec.js';
-import type { EtcdHttp, StreamHandle } from './etcd-http.js';
+import type { StreamHandle, StreamOpener } from './etcd-http.js';
 import { watchAllKeys } from './etcd-watch.js';
 import { replay, type HubWatcher, type ReplayContext } from './watch-replay.js';
 
 export interface WatchHubOptions {
-  http: EtcdHttp;
+  /** Opens watch streams (EtcdHttp; tests script them). */
+  http: StreamOpener;
   /** Only keys under this prefix belong to the store; it is taken off before watchers see them. */
   keyPrefix: string;
   /** etcd's current revision (a linearizable read). */
@@ -30,9 +31,13 @@ const RECONNECT_MAX_MS = 3000;
  * open stream and which in etcd < 3.4.24 could overtake pending events (etcd-io/etcd#15220; kube-apiserver
  * requires the fix before trusting it: staging/src/k8s.io/apiserver/pkg/storage/feature/feature_support_checker.go).
  * A watch from an older revision first replays (after, pos] from its own stream, then joins the main one.
+ *
+ * When the main stream breaks it resumes from pos + 1, so a reconnect is gap-free and watchers notice nothing.
+ * Only if etcd compacted past pos meanwhile are events lost: then every watcher that wanted any of the skipped
+ * revisions gets WatchOptions.onLost and is dropped, and the main stream starts again from the present.
  */
 export class WatchHub {
-  private readonly http: EtcdHttp;
+  private readonly http: StreamOpener;
   private readonly keyPrefix: string;
   private readonly log: Logger;
   private readonly currentRevision: () => Promise<number>;
@@ -63,15 +68,17 @@ export class WatchHub {
         this.pump.run();
         this.wake();
       },
+      lost: (w, reason) => this.lose(w, reason),
     };
   }
 
-  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void): Promise<WatchHandle> {
+  async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, onLost?: (reason: StoreError) => void): Promise<WatchHandle> {
     await this.ensureMain();
     const w: HubWatcher = { active: true, prefix, after: afterRevision, deliver: onEvent };
     const handle = { stop: () => this.stopWatcher(w) };
     // Revision 1 is etcd's empty genesis: nothing to replay before it.
     if (afterRevision >= this.pos || this.pos <= 1) {
+      w.onLost = onLost;
       this.watchers.add(w);
       return handle;
     }
@@ -83,6 +90,9 @@ export class WatchHub {
       this.stopWatcher(w);
       throw err;
     }
+    // Given up on (or the store closed) before this call could hand the watcher over: the caller hears it here.
+    if (!w.active) throw w.lostReason ?? closedError();
+    w.onLost = onLost;
     return handle;
   }
 
@@ -117,11 +127,29 @@ export class WatchHub {
     this.wake();
   }
 
-  private stopWatcher(w: HubWatcher): void {
+  private stopWatcher(w: HubWatcher, why: StoreError = closedError()): void {
     w.active = false;
     this.watchers.delete(w);
     w.replay?.close();
-    w.abort?.(new StoreError('Unavailable', 'etcd store is closed'));
+    w.abort?.(why);
+  }
+
+  /**
+   * Drops a watcher that can no longer be fed without a gap and tells it, once (WatchOptions.onLost). One whose
+   * watch() call has not returned yet is told by that call rejecting with `reason` instead.
+   */
+  private lose(w: HubWatcher, reason: StoreError): void {
+    if (!w.active) return;
+    w.lostReason = reason;
+    this.stopWatcher(w, reason);
+    const onLost = w.onLost;
+    w.onLost = undefined;
+    if (!onLost) return;
+    try {
+      onLost(reason);
+    } catch (err) {
+      this.log.error('watch onLost callback threw', { error: String(err) });
+    }
   }
 
   private ensureMain(): Promise<void> {
@@ -170,13 +198,19 @@ export class WatchHub {
   }
 
   /**
-   * The stream was down longer than etcd kept history. Events are lost; the Store interface has no way to tell
-   * watchers, so this is logged loudly and delivery resumes from now (watchers should re-list).
+   * The stream was down longer than etcd kept history: revisions pos+1 .. now can no longer be delivered. Every
+   * watcher that wanted any of them (after < now) is told through onLost and dropped, before pos moves on (so
+   * progress never vouches for revisions they missed); one that only wants revisions after now loses nothing and
+   * stays. Delivery then resumes from now + 1.
    */
   private async recoverFromCompaction(compacted: number): Promise<void> {
-    this.log.error('etcd watch resumed after a compaction: events were lost, watchers are stale', { from: this.pos + 1, compacted });
+    const from = this.pos + 1;
     try {
       const now = await this.currentRevision();
+      const reason = new StoreError('Compacted', `etcd watch resumed at revision ${from} but history up to ${compacted} was compacted: revisions ${from}..${now} were not delivered`);
+      const stale = [...this.watchers].filter((w) => w.after < now);
+      this.log.warn('etcd watch resumed after a compaction: events were lost; ending the watches that missed them', { from, compacted, now, lost: stale.length });
+      for (const w of stale) this.lose(w, reason);
       this.pos = Math.max(this.pos, now);
       this.ready = this.startMain(now + 1);
       await this.ready;
@@ -221,4 +255,8 @@ export class WatchHub {
     if (!unb64(wire.kv?.key).startsWith(this.keyPrefix)) return undefined;
     return toStoreEvent(wire, this.keyPrefix);
   }
+}
+
+function closedError(): StoreError {
+  return new StoreError('Unavailable', 'etcd store is closed');
 }

@@ -5,7 +5,7 @@ import { StoreError, type StoreEvent } from '../interfaces.js';
 import { inPrefix } from '../key-range.js';
 import type { Logger } from '../../util/log.js';
 import { int, type WireEvent } from './etcd-codec.js';
-import type { EtcdHttp, StreamHandle } from './etcd-http.js';
+import type { StreamHandle, StreamOpener } from './etcd-http.js';
 import { watchAllKeys } from './etcd-watch.js';
 
 export interface HubWatcher extends Subscriber<StoreEvent> {
@@ -17,17 +17,23 @@ export interface HubWatcher extends Subscriber<StoreEvent> {
   replay?: StreamHandle;
   /** Settles a watch() still waiting for its replay's first answer (when the store closes meanwhile). */
   abort?: (err: Error) => void;
+  /** The caller's lost-stream signal (WatchOptions.onLost); set once watch() has handed the watcher over. */
+  onLost?: (reason: StoreError) => void;
+  /** Why the hub gave up on this watcher, when it did (so a watch() still starting rejects with it). */
+  lostReason?: StoreError;
 }
 
 /** What a replay needs from the hub: the connection, the event conversion and the shared FIFO. */
 export interface ReplayContext {
-  http: EtcdHttp;
+  http: StreamOpener;
   log: Logger;
   /** The store's view of a wire event; undefined outside the store's key prefix. */
   convert(wire: WireEvent): StoreEvent | undefined;
   enqueue(w: HubWatcher, ev: StoreEvent): void;
   /** Delivers what was enqueued and wakes progress waiters. */
   flush(): void;
+  /** Gives up on a watcher that can no longer be fed without a gap (see WatchOptions.onLost). */
+  lost(w: HubWatcher, reason: StoreError): void;
 }
 
 /**
@@ -57,8 +63,12 @@ export function replay(ctx: ReplayContext, w: HubWatcher, target: number): Promi
       response: (r) => {
         if (r.created) return;
         if (r.compact_revision) {
+          const err = new StoreError('Compacted', `too old resource version: ${asked} (${int(r.compact_revision)})`);
+          // Compacted before its first answer: watch() fails. After it (etcd compacted while this replay was still
+          // catching up), the rest of its history is gone: the watcher is lost.
+          if (answered) ctx.lost(w, err);
+          else reject(err);
           answered = true;
-          reject(new StoreError('Compacted', `too old resource version: ${asked} (${int(r.compact_revision)})`));
           return;
         }
         let seen = w.after;
@@ -84,7 +94,11 @@ export function replay(ctx: ReplayContext, w: HubWatcher, target: number): Promi
         } else if (w.active && w.pending) {
           // Lost mid-replay: pick up where it stopped (history after w.after is still held unless compacted).
           ctx.log.warn('etcd replay stream lost; resuming', { error: err.message, from: w.after });
-          void replay(ctx, w, target).catch((e: Error) => ctx.log.error('etcd replay failed; the watcher is stale', { error: e.message }));
+          // If that fails too (compacted meanwhile, or etcd unreachable), the watcher cannot be fed gap-free: it is
+          // lost. A watcher stopped meanwhile also lands here (abort) and is ignored by ctx.lost.
+          void replay(ctx, w, target).catch((e: Error) => {
+            ctx.lost(w, e instanceof StoreError ? e : new StoreError('Unavailable', e.message));
+          });
         }
       },
     });

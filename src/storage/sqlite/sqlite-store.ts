@@ -125,6 +125,10 @@ export class SqliteStore implements Store, WatchProgress {
     return { deleted: { ...prev }, revision: rev };
   }
 
+  /**
+   * Never calls opts.onLost: events are handed over synchronously inside the write that made them, so there is no
+   * stream that could break and no gap a watcher could fall into.
+   */
   async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts: WatchOptions = {}): Promise<WatchHandle> {
     this.assertOpen();
     if (afterRevision < this.compacted) {
