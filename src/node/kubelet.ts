@@ -17,9 +17,11 @@ import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
 import { renewLease, LEASE_RENEW_MS } from './lease.js';
+import { ranBefore, restorePodRuntime } from './restore.js';
 import type { PodRuntime } from './runtime-state.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
+import { illegalTransition, keepTerminalPhase } from './status-rules.js';
 import type { StatusWriter } from './status-writer.js';
 
 /** nodeStatusUpdateFrequency (checked for changes) and nodeStatusReportFrequency (written regardless). */
@@ -154,7 +156,9 @@ export class Kubelet {
         if (pod.metadata?.deletionTimestamp) void this.deletePod(key, pod.metadata.uid ?? '');
         return;
       }
-      rec = newPodRuntime(pod, this.o.clock.now());
+      // A pod with container statuses was started by an earlier run of this node: after a restart the runtime has
+      // none of its containers, and the kubelet picks up from the API status instead of starting afresh.
+      rec = ranBefore(pod) ? restorePodRuntime(pod, this.o.clock.now()) : newPodRuntime(pod, this.o.clock.now());
       this.pods.set(key, rec);
     } else {
       rec.pod = pod;
@@ -180,7 +184,16 @@ export class Kubelet {
   }
 
   private writeStatus(rec: PodRuntime): void {
-    const status = buildPodStatus(rec, this.profile, this.o.clock.now(), rec.pod.status);
+    const times = { ...rec.conditionTimes };
+    const status = keepTerminalPhase(rec.pod.status?.phase, buildPodStatus(rec, this.profile, this.o.clock.now(), rec.pod.status));
+    const illegal = illegalTransition(rec.reported ?? rec.pod.status, status, rec.pod.spec?.restartPolicy);
+    if (illegal) {
+      // Dropped whole, as the status manager does: condition transitions date from the status that is recorded.
+      rec.conditionTimes = times;
+      this.o.logger.debug('Status update on pod aborted', { pod: rec.key, err: illegal });
+      return;
+    }
+    rec.reported = status;
     this.o.statusWriter.set(rec.key, rec.uid, status);
   }
 

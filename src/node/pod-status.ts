@@ -6,55 +6,70 @@ import { rfc3339 } from '../util/clock.js';
 import type { NodeProfile } from './profile.js';
 import { podQOSClass } from './qos.js';
 import { initDone, type ContainerRuntime, type PodRuntime, type Terminated } from './runtime-state.js';
+import {
+  isRunning, isTerminated, keptStatus, priorLastState, shownLastTerminated, shownTerminated,
+} from './container-view.js';
 
-const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
+/** Conditions the kubelet owns; it keeps the others as it finds them (pkg/kubelet/types/pod_status.go PodConditionByKubelet). */
+export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
 
-const isTerminated = (c: ContainerRuntime) => c.state === 'exited' || c.state === 'done';
-const isRunning = (c: ContainerRuntime) => c.state === 'running' || c.state === 'killing';
+/** A failed init container fails the pod when it will not be retried: done for good, or shown failed under Never. */
+function initFailed(c: ContainerRuntime, policy: string): boolean {
+  if (c.state === 'done') return (c.terminated?.exitCode ?? 0) !== 0;
+  if (policy !== 'Never' || isRunning(c)) return false;
+  return ((shownTerminated(c) ?? shownLastTerminated(c))?.exitCode ?? 0) !== 0;
+}
 
-/** getPhase: Pending while any container has never run, Running while any runs or will restart, else terminal. */
+/**
+ * getPhase (pkg/kubelet/kubelet_pods.go) over what the API shows: Pending while any container has never run,
+ * Running while any runs or will restart, else terminal. A waiting container with a lastState counts as stopped.
+ */
 export function podPhase(rec: PodRuntime): PodStatus['phase'] {
   if (rec.state === 'rejected') return 'Failed';
   const policy = rec.pod.spec?.restartPolicy ?? 'Always';
   const regular = rec.containers.filter((c) => !c.init);
   const finishing = rec.state === 'terminating' || rec.state === 'finished';
-  if (finishing && regular.every(isTerminated)) {
-    return regular.every((c) => c.terminated?.exitCode === 0) ? 'Succeeded' : 'Failed';
+  if (finishing && regular.every((c) => shownTerminated(c))) {
+    return regular.every((c) => shownTerminated(c)?.exitCode === 0) ? 'Succeeded' : 'Failed';
   }
   const inits = rec.containers.filter((c) => c.init);
-  if (inits.some((c) => c.state === 'done' && (c.terminated?.exitCode ?? 0) !== 0)) return 'Failed';
-  if (!initDone(rec)) return 'Pending';
+  if (inits.some((c) => initFailed(c, policy))) return 'Failed';
+  if (!inits.every((c) => shownTerminated(c)?.exitCode === 0)) return 'Pending';
   let running = 0, waiting = 0, stopped = 0, succeeded = 0;
   for (const c of regular) {
+    const t = shownTerminated(c);
     if (isRunning(c)) running++;
-    else if (isTerminated(c)) {
+    else if (t) {
       stopped++;
-      if (c.terminated?.exitCode === 0) succeeded++;
-    } else if (c.lastTerminated) stopped++;
+      if (t.exitCode === 0) succeeded++;
+    } else if (shownLastTerminated(c)) stopped++;
     else waiting++;
   }
   if (waiting > 0) return 'Pending';
   if (running > 0) return 'Running';
   if (stopped === regular.length) {
     if (policy === 'Always') return 'Running';
-    if (policy === 'OnFailure') return succeeded === stopped ? 'Succeeded' : 'Running';
-    const stillRestarting = regular.some((c) => !isTerminated(c));
-    if (stillRestarting) return 'Running';
-    return succeeded === stopped ? 'Succeeded' : 'Failed';
+    if (succeeded === stopped) return 'Succeeded';
+    return policy === 'Never' ? 'Failed' : 'Running';
   }
   return 'Pending';
 }
+
+/** metav1.Time's zero value serialises as null. */
+const apiTime = (ms: number | undefined) => (ms === undefined ? null as unknown as string : rfc3339(ms));
 
 function terminatedState(t: Terminated) {
   return {
     terminated: {
       exitCode: t.exitCode, reason: t.reason, ...(t.message ? { message: t.message } : {}),
-      startedAt: rfc3339(t.startedAt), finishedAt: rfc3339(t.finishedAt), containerID: t.containerID,
+      startedAt: apiTime(t.startedAt), finishedAt: apiTime(t.finishedAt), ...(t.containerID ? { containerID: t.containerID } : {}),
     },
   };
 }
 
 function containerStatus(rec: PodRuntime, c: ContainerRuntime): ContainerStatus {
+  const kept = keptStatus(c);
+  if (kept) return { ...kept, ready: false, started: false };
   let state: ContainerStatus['state'];
   if (isRunning(c)) state = { running: { startedAt: rfc3339(c.startedAt ?? 0) } };
   else if (isTerminated(c) && c.terminated) state = terminatedState(c.terminated);
@@ -67,7 +82,7 @@ function containerStatus(rec: PodRuntime, c: ContainerRuntime): ContainerStatus 
   const status: ContainerStatus = {
     name: c.name,
     state,
-    lastState: c.lastTerminated ? terminatedState(c.lastTerminated) : {},
+    lastState: c.lastTerminated ? terminatedState(c.lastTerminated) : priorLastState(c) ?? {},
     ready: c.ready,
     restartCount: c.restartCount,
     // Before the runtime knows the image the kubelet echoes the spec's image string.
@@ -107,7 +122,7 @@ export function buildPodStatus(rec: PodRuntime, profile: NodeProfile, now: numbe
     return status;
   }
   const regular = rec.containers.filter((c) => !c.init);
-  const incomplete = rec.containers.filter((c) => c.init && !(c.state === 'done' && c.terminated?.exitCode === 0)).map((c) => c.name);
+  const incomplete = rec.containers.filter((c) => c.init && shownTerminated(c)?.exitCode !== 0).map((c) => c.name);
   const unready = regular.filter((c) => !c.ready).map((c) => c.name);
   const completed = phase === 'Succeeded';
   const readyReason = completed ? 'PodCompleted' : unready.length ? 'ContainersNotReady' : undefined;

@@ -1,7 +1,7 @@
 // The kubelet's in-memory view of one pod and its containers (what the CRI runtime would tell it). Stages read and
 // change this state; the API status is derived from it by pod-status.ts.
 
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ContainerState as ApiContainerState, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import { Backoff } from './backoff.js';
 import type { ContainerBehaviour } from './behaviour.js';
 
@@ -11,7 +11,8 @@ export type PodState =
   | 'sandbox'      // admitted, sandbox (pause container + network) being created
   | 'active'       // sandbox ready; containers progress on their own
   | 'terminating'  // deletionTimestamp seen; containers being stopped
-  | 'finished';    // everything stopped; final status written, pod being deleted
+  | 'finished'     // everything stopped; final status written, pod being deleted
+  | 'terminal';    // found after a restart already Succeeded/Failed by its carried-over status: only deletion remains
 
 export type ContainerState =
   | 'new'           // needs its image (first start or restart)
@@ -31,9 +32,26 @@ export interface Terminated {
   exitCode: number;
   reason: string;
   message?: string;
-  startedAt: number;
-  finishedAt: number;
-  containerID: string;
+  /** Absent when nobody saw the container end (ContainerStatusUnknown): the API shows null. */
+  startedAt?: number;
+  finishedAt?: number;
+  containerID?: string;
+}
+
+/**
+ * A container's API status from before a restart whose runtime lost the container, shown until the runtime creates
+ * it again (pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses keeps or carries over the old status).
+ */
+export interface PriorStatus {
+  /** The old status when it was terminated: the kubelet reports it whole. */
+  kept?: ContainerStatus;
+  /** The lastState carried over: the old one, or ContainerStatusUnknown when the container used to be running. */
+  lastState?: ApiContainerState;
+  /**
+   * restartCount of the next container: the log directory survived, so it is numbered after the last one that
+   * existed (pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer, calcRestartCountByLogDir).
+   */
+  nextRestartCount: number;
 }
 
 export interface ContainerRuntime {
@@ -53,6 +71,8 @@ export interface ContainerRuntime {
   terminated?: Terminated;
   lastTerminated?: Terminated;
   restartCount: number;
+  /** Set for a pod found after a restart, until the runtime has created this container again. */
+  prior?: PriorStatus;
   waiting?: { reason: string; message?: string };
   pullDurationMs?: number;
   pullBackoff: Backoff;
@@ -75,6 +95,8 @@ export interface PodRuntime {
   containers: ContainerRuntime[];
   /** lastTransitionTime of each condition type, kept stable while its status does not change. */
   conditionTimes: Record<string, { status: string; at: number }>;
+  /** The last status handed to the status writer (the status manager's cache), checked before the next one. */
+  reported?: PodStatus;
 }
 
 export function newContainerRuntime(name: string, image: string, init: boolean, behaviour: ContainerBehaviour, now: number): ContainerRuntime {

@@ -157,6 +157,12 @@ const createContainer: Action = (ctx, rec, c) => {
     setState(c!, 'create-error', now);
     return;
   }
+  if (c!.prior) {
+    // The runtime lost the earlier containers: this one is numbered from the log directory, and with no older
+    // container beside it the status has no lastState (kubelet_pods.go convertToAPIContainerStatuses).
+    c!.restartCount = c!.prior.nextRestartCount;
+    c!.prior = undefined;
+  }
   c!.containerID = `containerd://${runtimeId(rec.uid, c!.name, c!.restartCount)}`;
   if (ctx.profile.containerRuntime === 'docker') c!.containerID = c!.containerID.replace('containerd://', 'docker://');
   ctx.events.podEvent(rec, c, 'Normal', 'Created', `Created container: ${c!.name}`);
@@ -202,8 +208,9 @@ const applyRestartPolicy: Action = (ctx, rec, c) => {
   }
   // doBackOff: a failure outside the current back-off window restarts at once (and doubles the window);
   // inside it the container waits in CrashLoopBackOff until finishedAt + back-off.
-  if (!c!.crashBackoff.isInBackOffSince(t.finishedAt, now)) {
-    c!.crashBackoff.next(t.finishedAt);
+  const finishedAt = t.finishedAt ?? now;
+  if (!c!.crashBackoff.isInBackOffSince(finishedAt, now)) {
+    c!.crashBackoff.next(finishedAt);
     restart(c!, now);
     return;
   }
@@ -215,7 +222,7 @@ const applyRestartPolicy: Action = (ctx, rec, c) => {
 };
 
 const restartContainer: Action = (ctx, _rec, c) => {
-  c!.crashBackoff.next(c!.terminated!.finishedAt);
+  c!.crashBackoff.next(c!.terminated!.finishedAt ?? ctx.clock.now());
   restart(c!, ctx.clock.now());
 };
 

@@ -87,7 +87,7 @@ export class StageEngine {
       }
       case 'crashBackoff': {
         const e = c?.crashBackoff.entry;
-        return e && c?.terminated ? c.terminated.finishedAt + e.backoffMs : since;
+        return e && c?.terminated ? (c.terminated.finishedAt ?? since) + e.backoffMs : since;
       }
     }
   }

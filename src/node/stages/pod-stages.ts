@@ -6,7 +6,7 @@ import type { Stage } from './types.js';
 
 export const POD_STAGES: readonly Stage[] = [
   // Pod-level.
-  { name: 'terminate', target: 'pod', selector: { pod: ['admit', 'sandbox', 'active', 'rejected'], deleting: true }, delay: { ms: 0 }, action: 'beginTermination' },
+  { name: 'terminate', target: 'pod', selector: { pod: ['admit', 'sandbox', 'active', 'rejected', 'terminal'], deleting: true }, delay: { ms: 0 }, action: 'beginTermination' },
   { name: 'admit', target: 'pod', selector: { pod: ['admit'], deleting: false }, delay: { ms: 0 }, action: 'admit' },
   { name: 'sandbox', target: 'pod', selector: { pod: ['sandbox'], deleting: false }, delay: { from: 'sandbox' }, action: 'createSandbox' },
   { name: 'terminated', target: 'pod', selector: { pod: ['terminating'], allStopped: true }, delay: { ms: 0 }, action: 'finishTermination' },

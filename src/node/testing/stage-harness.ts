@@ -6,6 +6,7 @@ import { HostLocalAllocator } from '../../network/ipam/host-local.js';
 import { admitPod } from '../admission.js';
 import { buildPodStatus } from '../pod-status.js';
 import { newPodRuntime } from '../pod-runtime.js';
+import { restorePodRuntime } from '../restore.js';
 import { computeAllocatable, type NodeProfile } from '../profile.js';
 import type { PodRuntime } from '../runtime-state.js';
 import { ACTIONS } from '../stages/actions.js';
@@ -31,7 +32,8 @@ export class StageHarness {
   readonly rec: PodRuntime;
   finalized = false;
 
-  constructor(pod: Pod, readonly profile: NodeProfile, images: string[] = profile.preloadedImages) {
+  /** `restore`: the pod comes from an earlier run whose runtime was lost (restore.ts), as after a node reboot. */
+  constructor(pod: Pod, readonly profile: NodeProfile, images: string[] = profile.preloadedImages, opts: { restore?: boolean } = {}) {
     const allocatable = computeAllocatable(profile);
     this.ctx = {
       clock: this.clock,
@@ -48,7 +50,7 @@ export class StageHarness {
       admit: (rec) => admitPod(rec.pod, profile, { 'kubernetes.io/os': profile.os, ...profile.labels }, allocatable, []),
       finalize: () => { this.finalized = true; },
     };
-    this.rec = newPodRuntime(pod, this.clock.now());
+    this.rec = opts.restore ? restorePodRuntime(pod, this.clock.now()) : newPodRuntime(pod, this.clock.now());
   }
 
   /** Advances the clock by `ms`, running every stage that falls due on the way, at its own instant. */
