@@ -173,3 +173,25 @@ test('pods admitted before the restart are not admitted again', async () => {
   assert.deepEqual(events.filter((e) => e.reason === 'OutOfcpu').map((e) => e.pod), ['big-2']);
   second.stop();
 });
+
+test('images pulled before a restart are still on the node afterwards (the image store survives a reboot)', async () => {
+  const { clock, client, events, startAgent, get } = cluster();
+  const first = await startAgent();
+  // Not preloaded by the profile: the first run pulls it.
+  await client.create(R.pods, 'default', pod('cache', 'Always', [{ name: 'db', image: 'docker.io/library/redis:7.2' }]));
+  await clock.advance(60_000);
+  assert.equal((await get('cache')).status?.phase, 'Running');
+  assert.ok(events.some((e) => e.pod === 'cache' && e.reason === 'Pulling'), 'the first run pulls');
+  first.stop();
+  await clock.advance(60_000);
+
+  const eventMark = events.length;
+  const second = await startAgent();
+  await clock.advance(10_000);
+  const after = events.slice(eventMark).filter((e) => e.pod === 'cache');
+  assert.deepEqual(after.map((e) => e.reason), ['Pulled', 'Created', 'Started']);
+  assert.equal(after[0]!.message, 'Container image "docker.io/library/redis:7.2" already present on machine');
+  const node = (await client.get(R.nodes, undefined, NODE)) as unknown as { status: { images: { names: string[] }[] } };
+  assert.ok(node.status.images.some((i) => i.names.includes('docker.io/library/redis:7.2')), 'and the Node still lists it');
+  second.stop();
+});

@@ -1,7 +1,7 @@
 // One emulated kubelet: registers its Node, keeps the Lease and node status fresh, and runs the pods bound to it
 // through the stage engine with one timer per pod on the injected clock (no polling loops).
 
-import type { ObjectReference, Pod } from 'kubernetes-types/core/v1.js';
+import type { NodeStatus, ObjectReference, Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { objectKey, type KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
@@ -86,6 +86,10 @@ export class Kubelet {
       if (!isAlreadyExists(err)) throw err;
       // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
       node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata: { labels: this.labels } });
+      // A restart is a reboot: the image store is on disk and survives it, so what the Node reported is still here.
+      for (const img of (node.status as NodeStatus | undefined)?.images ?? []) {
+        for (const n of img.names ?? []) if (!n.includes('@')) this.images.add(n);
+      }
     }
     this.nodeUid = node.metadata?.uid;
     this.readyAt = clock.now();
