@@ -26,7 +26,11 @@ const core = (kind: string, plural: string, rest: Partial<Decl> = {}): Decl => (
 });
 
 const DECLS: Decl[] = [
-  core('Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], subresources: { status: true, extra: ['finalize'] } }),
+  // Namespaces have no deletecollection (pkg/registry/core/namespace/storage REST implements no DeleteCollection).
+  core('Namespace', 'namespaces', {
+    namespaced: false, shortNames: ['ns'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: { status: true, extra: ['finalize'] },
+  }),
   core('Node', 'nodes', { namespaced: false, shortNames: ['no'], subresources: { status: true, extra: ['proxy'] } }),
   core('Pod', 'pods', {
     shortNames: ['po'], categories: ALL,

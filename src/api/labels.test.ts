@@ -95,3 +95,9 @@ test('field selectors', () => {
   assert.equal(fieldSelector('spec.nodeName=').matches(get), false);
   assert.equal(fieldSelector('spec.other=').matches(get), true);
 });
+
+test('a selector matches `labels: null` as no labels (a stored object may hold the JSON null)', () => {
+  assert.equal(parseSelector('a').matches(null as unknown as undefined), false);
+  assert.equal(parseSelector('!a').matches(null as unknown as undefined), true);
+  assert.equal(parseSelector('a!=b').matches(null as unknown as undefined), true);
+});

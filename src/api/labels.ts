@@ -27,7 +27,8 @@ export class SelectorError extends Error {
 
 /** How one requirement matches a label set (Requirement.Matches). */
 export function requirementMatches(r: Requirement, labels: Labels): boolean {
-  const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key);
+  // A stored object may say `labels: null` (JSON null decodes to a nil map): no labels.
+  const has = labels !== undefined && labels !== null && Object.prototype.hasOwnProperty.call(labels, r.key);
   const value = has ? labels![r.key] : undefined;
   switch (r.operator) {
     case '=': case '==': case 'in':

@@ -6,13 +6,17 @@ import type { KubeObject } from '../api/types.js';
 import type { AdmissionAttributes } from './admission/interfaces.js';
 import type { ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
-import { decodeBody } from './negotiate.js';
+import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import type { DeleteParams } from './resource-store.js';
 import { first, json } from './server.js';
 
-function parseDeleteOptions(ctx: RequestContext): DeleteParams {
-  const body = decodeBody(ctx.req.body, ctx.req.contentType) as Record<string, unknown> | undefined;
+const DELETE_OPTIONS = { definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', kind: 'DeleteOptions', apiVersion: 'v1' };
+
+function parseDeleteOptions(h: ResourceHandler, ctx: RequestContext): DeleteParams {
+  const raw = decodeBody(ctx.req.body, ctx.req.contentType);
+  const body = raw === undefined ? undefined
+    : h.checkTypes(ctx, decodeObjectBody(raw, 'DeleteOptions'), 'decode', DELETE_OPTIONS);
   const q = ctx.req.query ?? {};
   const opts: DeleteParams = {};
   if (body && typeof body === 'object') {
@@ -38,7 +42,7 @@ function parseDeleteOptions(ctx: RequestContext): DeleteParams {
 }
 
 export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
-  const opts = parseDeleteOptions(ctx);
+  const opts = parseDeleteOptions(h, ctx);
   const current = await ctx.rs.get(namespace, name);
   const attrs: AdmissionAttributes = {
     operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
@@ -59,7 +63,7 @@ export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespa
 export async function deleteCollection(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
   const q = ctx.req.query ?? {};
   const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
-  const opts = parseDeleteOptions(ctx);
+  const opts = parseDeleteOptions(h, ctx);
   const list = await ctx.rs.list(namespace, { filter });
   const items: KubeObject[] = [];
   for (const obj of list.items) {

@@ -8,7 +8,7 @@ import type { KubeObject } from '../api/types.js';
 import { rfc3339 } from '../util/clock.js';
 import type { ServerResponse } from './interfaces.js';
 import { budgetsFor, checkAndDecrement, MULTIPLE_PDBS_MESSAGE, stillProcessing } from './eviction-budget.js';
-import { decodeBody } from './negotiate.js';
+import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import type { DeleteParams, ResourceStore } from './resource-store.js';
 import { json } from './server.js';
@@ -25,6 +25,8 @@ interface EvictionBody {
     dryRun?: string[];
   };
 }
+
+const EVICTION = { definition: 'io.k8s.api.policy.v1.Eviction', kind: 'Eviction', apiVersion: 'policy/v1' };
 
 /** EvictionsRetry.Steps: conflicts retried this many times. */
 const RETRIES = 20;
@@ -63,8 +65,7 @@ function deleteParams(body: EvictionBody, queryDryRun: boolean): DeleteParams {
 
 export async function evict(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
   const name = ctx.info.name;
-  const body = decodeBody(ctx.req.body, ctx.req.contentType) as EvictionBody | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw StatusError.badRequest('the body of the request was empty');
+  const body = h.checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Eviction'), 'decode', EVICTION) as EvictionBody;
   // AcceptsGroupVersion: policy/v1 and policy/v1beta1 Evictions are both taken.
   if (body.apiVersion !== undefined && body.apiVersion !== 'policy/v1' && body.apiVersion !== 'policy/v1beta1') {
     throw StatusError.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (policy/v1)`);

@@ -81,7 +81,11 @@ export class HttpFrontEnd {
   private async serve(req: Req, res: Res): Promise<void> {
     const started = Date.now();
     try {
-      const url = new URL(req.url ?? '/', 'https://localhost');
+      // Not `new URL(...)`: it throws on some request targets ("//") and resolves "." and ".." segments, so a request
+      // could name another path than the one authorised. The core decodes the path's segments itself.
+      const target = req.url || '/';
+      const q = target.indexOf('?');
+      const url = { pathname: q < 0 ? target : target.slice(0, q), searchParams: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
       const user = this.authenticate(req);
       if (!user && !ANONYMOUS_PATHS.test(url.pathname)) throw StatusError.unauthorized();
       const query: Record<string, string | string[]> = {};
@@ -101,7 +105,9 @@ export class HttpFrontEnd {
         return;
       }
       const payload = Buffer.isBuffer(out.body) ? out.body : typeof out.body === 'string' ? Buffer.from(out.body) : Buffer.from(JSON.stringify(out.body));
-      res.writeHead(out.status, { 'content-type': out.contentType ?? 'application/json', 'content-length': payload.length, ...(out.headers ?? {}) });
+      const headers: Record<string, string | number> = { 'content-type': out.contentType ?? 'application/json', 'content-length': payload.length };
+      for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = headerValue(v);
+      res.writeHead(out.status, headers);
       res.end(payload);
       this.cfg.logger.debug('request', { method, path: url.pathname, status: out.status, ms: Date.now() - started });
     } catch (err) {
@@ -164,6 +170,16 @@ export class HttpFrontEnd {
     });
     if (ended) stop();
   }
+}
+
+/**
+ * A header value as Go's net/http writes it: line breaks (and, here, every other control character) become spaces,
+ * and text beyond Latin-1 (e.g. a Warning naming an unknown field "💥") goes out as its UTF-8 bytes. Node refuses
+ * both as they are, which would turn a request that succeeded into a 500.
+ */
+function headerValue(v: string): string {
+  const text = v.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ' ');
+  return /[^\x00-\x7f]/.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
 }
 
 function header(req: Req, name: string): string | undefined {

@@ -54,17 +54,68 @@ export function chooseDiscovery(accept: string | undefined): 'v2' | 'v2beta1' | 
   return undefined;
 }
 
-/** Decodes a request body by content type: JSON or YAML. Bad syntax is a 400 like kube-apiserver's decoder. */
-export function decodeBody(raw: Buffer | string | unknown, contentType: string | undefined): unknown {
+/** Media types an object body may come in (a patch names its patch type instead). */
+const BODY_TYPES = ['application/json', 'application/yaml', KUBE_PROTOBUF_CONTENT_TYPE];
+
+/**
+ * Decodes a request body by content type: JSON or YAML. Bad syntax is a 400 like kube-apiserver's decoder; an object
+ * body (not a patch) in another media type is a 415; a body too deep or holding a `__proto__` key is a 400.
+ */
+export function decodeBody(raw: Buffer | string | unknown, contentType: string | undefined, patch = false): unknown {
+  return checkShape(parseBody(raw, contentType, patch));
+}
+
+/**
+ * Deepest nesting a body may have. Go's decoder stops at 10000 levels ("exceeded max depth"); winkube's recursive JSON
+ * handling (and V8's JSON.stringify, at about 4000) cannot go that deep, so bodies are refused earlier, with Go's words.
+ */
+export const MAX_BODY_DEPTH = 1000;
+
+/**
+ * Refuses bodies nested deeper than MAX_BODY_DEPTH, and keys named `__proto__`: a JavaScript object cannot hold one
+ * as plain data through a copy, so storing it would silently lose or corrupt data. Iterative: the body may be deep.
+ */
+function checkShape<T>(body: T): T {
+  if (body === null || typeof body !== 'object') return body;
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > MAX_BODY_DEPTH) {
+      throw StatusError.badRequest(`the body of the request was in an unknown format - couldn't get version/kind; json parse error: invalid character '${Array.isArray(v) ? '[' : '{'}' exceeded max depth`);
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
+      continue;
+    }
+    if (Buffer.isBuffer(v) || ArrayBuffer.isView(v)) continue;
+    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) {
+      throw StatusError.badRequest('the body of the request was in an unknown format - the key "__proto__" is not supported');
+    }
+    for (const k in v as Record<string, unknown>) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') stack.push([x, depth + 1]);
+    }
+  }
+  return body;
+}
+
+function parseBody(raw: Buffer | string | unknown, contentType: string | undefined, patch: boolean): unknown {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return raw; // in-process: already an object
   if (Buffer.isBuffer(raw) && raw.length > 0 && (contentType ?? '').split(';')[0].trim().toLowerCase() === KUBE_PROTOBUF_CONTENT_TYPE) return decodeKubeProtobuf(raw).object;
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return undefined;
+  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (!patch && mediaType && !BODY_TYPES.includes(mediaType)) {
+    // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation NegotiateInputSerializer (errors.go NewUnsupportedMediaTypeError).
+    throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${BODY_TYPES.join(', ')}`);
+  }
   const base = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
   if (base === 'application/yaml' || base === 'application/apply-patch+yaml') {
     try {
-      return parseYaml(text, { maxAliasCount: 100 });
+      // JSON-compatible values only (as sigs.k8s.io/yaml converts YAML to JSON): no Buffer for !!binary, no Set,
+      // Map or Date for !!set, !!omap or !!timestamp.
+      return parseYaml(text, { maxAliasCount: 100, logLevel: 'error', resolveKnownTags: false });
     } catch (err) {
       throw StatusError.badRequest(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -74,6 +125,18 @@ export function decodeBody(raw: Buffer | string | unknown, contentType: string |
   } catch (err) {
     throw StatusError.badRequest(`the body of the request was in an unknown format - ${describeJsonError(err as Error, text)}`);
   }
+}
+
+/**
+ * A decoded body as the object a typed decoder fills: empty is a 400, JSON null decodes to an empty object, and any
+ * other non-object is kube's "unrecognized" 400 (apiserver handlers/rest.go transformDecodeError without a kind).
+ */
+export function decodeObjectBody(body: unknown, kind: string): Record<string, unknown> {
+  if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
+  if (body === null) return {};
+  if (typeof body === 'object' && !Array.isArray(body) && !ArrayBuffer.isView(body)) return body as Record<string, unknown>;
+  const got = Array.isArray(body) || ArrayBuffer.isView(body) ? 'array' : typeof body === 'boolean' ? 'bool' : typeof body;
+  throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
 }
 
 function describeJsonError(err: Error, text: string): string {

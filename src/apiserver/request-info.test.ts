@@ -11,6 +11,8 @@ test('parseRequestInfo', () => {
     ['GET', '/api/v1/pods', false, { verb: 'list', resource: 'pods', namespace: '' }],
     ['GET', '/api/v1/namespaces/default/pods', true, { verb: 'watch', resource: 'pods', namespace: 'default' }],
     ['GET', '/api/v1/namespaces/default/pods/web', false, { verb: 'get', name: 'web', namespace: 'default' }],
+    // watch=true names no watch on one object: RequestInfoFactory only turns a list into a watch.
+    ['GET', '/api/v1/namespaces/default/pods/web', true, { verb: 'get', name: 'web' }],
     ['PUT', '/api/v1/namespaces/default/pods/web/status', false, { verb: 'update', subresource: 'status' }],
     ['GET', '/api/v1/namespaces/kube-system', false, { verb: 'get', resource: 'namespaces', name: 'kube-system', namespace: 'kube-system' }],
     ['PUT', '/api/v1/namespaces/x/finalize', false, { resource: 'namespaces', name: 'x', subresource: 'finalize' }],

@@ -48,9 +48,9 @@ export function parseRequestInfo(method: string, path: string, watchParam: boole
   info.name = rest[1] ?? '';
   info.subresource = rest[2] ?? '';
   info.rest = rest.slice(3);
-  if (method === 'GET' || method === 'HEAD') {
-    if (watchParam) info.verb = 'watch';
-    else if (!info.name) info.verb = 'list';
+  if ((method === 'GET' || method === 'HEAD') && !info.name) {
+    // watch=true only turns a list into a watch: a GET of one object stays a get (apiserver RequestInfoFactory).
+    info.verb = watchParam ? 'watch' : 'list';
   } else if (method === 'DELETE' && !info.name) {
     info.verb = 'deletecollection';
   }

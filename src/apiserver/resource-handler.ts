@@ -3,22 +3,40 @@
 
 import { fieldErr, StatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
+import { getComponentSchemas } from '../api/openapi/index.js';
 import type { KubeList, KubeObject } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
 import { forbiddenReason, type AuthorizationAttributes } from './authz/interfaces.js';
 import { addWarnings } from './admission/warnings.js';
+import { DEFAULT_VERBS } from './discovery.js';
 import type { ServerRequest, ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
-import { chooseRendering, decodeBody, patchTypeOf } from './negotiate.js';
+import { chooseRendering, decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceStore, WriteHooks } from './resource-store.js';
 import { first, isTrue, json, type ApiServer, type ApiServerConfig } from './server.js';
 import { deleteCollection, deleteOne } from './delete-handler.js';
 import { handleSubresource } from './subresources.js';
+import { typeMismatch } from './typed-decode.js';
 import { watchResponse } from './watch-handler.js';
 import { parseIncludeObject, toTable } from './table.js';
 
 const NOT_FOUND_MESSAGE = 'the server could not find the requested resource';
+const ITEM_VERBS = ['get', 'update', 'patch', 'delete'];
+const COLLECTION_VERBS = ['list', 'watch', 'create', 'deletecollection'];
+const ALL_NAMESPACES_VERBS = ['list', 'watch'];
+
+/** go-restful's 405 for a method with no route on the path (apimachinery errors.NewGenericServerResponse). */
+function routeMethodNotAllowed(): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+/** What a body is decoded as, when not the resource itself (Scale, Binding, Eviction, DeleteOptions). */
+export interface TypedTarget {
+  definition?: string;
+  kind?: string;
+  apiVersion?: string;
+}
 
 export interface RequestContext {
   req: ServerRequest;
@@ -40,10 +58,13 @@ export class ResourceHandler {
     const namespacedPath = info.namespace !== '' && !(info.resource === 'namespaces' && !info.group);
     if (!decl.namespaced && namespacedPath) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
     if (decl.namespaced && !namespacedPath && info.name) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
-    if (decl.namespaced && !namespacedPath && !['list', 'watch'].includes(info.verb)) {
-      throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
-    }
     await this.authorize(info, decl, user);
+    // A path kube-apiserver routes, but not for this method: namespaced resources across namespaces only list and
+    // watch, items take no POST, collections no PUT/PATCH, and a verb the resource does not declare has no route.
+    if (!info.subresource) {
+      const routed = info.name ? ITEM_VERBS : decl.namespaced && !namespacedPath ? ALL_NAMESPACES_VERBS : COLLECTION_VERBS;
+      if (!routed.includes(info.verb) || !(decl.verbs ?? DEFAULT_VERBS).includes(info.verb)) throw routeMethodNotAllowed();
+    }
     const dryRunParam = req.query?.dryRun;
     const dryRunValues = dryRunParam === undefined ? [] : Array.isArray(dryRunParam) ? dryRunParam : [dryRunParam];
     for (const v of dryRunValues) {
@@ -108,17 +129,49 @@ export class ResourceHandler {
 
   /** Decodes a write body and checks it names this resource type (kube's decoder rules). */
   decodeObject(ctx: RequestContext): KubeObject {
-    const body = decodeBody(ctx.req.body, ctx.req.contentType);
-    if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${ctx.decl.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
-    }
+    const body = decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), ctx.decl.kind);
     // No copy: ApiServer.handle owns the request body (the HTTP server parses a fresh one, the in-process transport
     // hands over its own copy), and a created object becomes the stored one (ResourceStore.put).
-    return this.checkKind(ctx, body as KubeObject);
+    return this.checkTypes(ctx, this.checkKind(ctx, body as KubeObject), 'decode');
+  }
+
+  /**
+   * The typed decoder's check (typed-decode.ts): a field of the wrong JSON type is a 400 when a body is decoded,
+   * a 422 on the `patch` field when a patch produced it, and a 400 for a server-side apply configuration.
+   * `patchText` is what kube prints as the patch's invalid value (the patched object, or the strategic patch).
+   */
+  checkTypes<T>(ctx: RequestContext, obj: T, how: 'decode' | 'patch' | 'apply', target: TypedTarget = {}, patchText?: string): T {
+    const definition = target.definition ?? ctx.decl.definition;
+    if (!definition) return obj;
+    const bad = typeMismatch(getComponentSchemas(), definition, obj);
+    if (!bad) return obj;
+    const kind = target.kind ?? ctx.decl.kind;
+    const apiVersion = target.apiVersion ?? ctx.rs.apiVersion;
+    if (how === 'patch') {
+      // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go applyPatchToCurrentObject / applyPatchToObject.
+      throw StatusError.invalid('', '', '', [fieldErr.invalid('patch', patchText ?? JSON.stringify(obj), bad.message)]);
+    }
+    if (how === 'apply') {
+      // staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/structuredmerge.go (a 400 since kubernetes#139255).
+      const meta = (obj as KubeObject).metadata ?? {};
+      const str = (v: unknown) => (typeof v === 'string' ? v : '');
+      const gv = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+      throw StatusError.badRequest(`failed to create typed patch object (${str(meta.namespace)}/${str(meta.name)}; ${gv}, Kind=${kind}): .${bad.path}: expected ${bad.goType}, got ${bad.got}`);
+    }
+    // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go transformDecodeError.
+    const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+    throw StatusError.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${bad.message}`);
   }
 
   checkKind(ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion): KubeObject {
+    for (const field of ['apiVersion', 'kind'] as const) {
+      const v: unknown = obj[field];
+      if (v !== undefined && v !== null && typeof v !== 'string') {
+        // The decoder reads apiVersion/kind into an anonymous struct first (apimachinery runtime/serializer/json meta.go).
+        const got = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
+        throw StatusError.badRequest(`the object provided is unrecognized (must be of type ${expectKind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go struct field .${field} of type string`);
+      }
+    }
     if (obj.apiVersion !== undefined && obj.apiVersion !== expectApiVersion) {
       throw StatusError.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectApiVersion})`);
     }
@@ -223,7 +276,7 @@ export class ResourceHandler {
 
   async patch(ctx: RequestContext, namespace: string | undefined, name: string, subresource = ''): Promise<ServerResponse> {
     const type = patchTypeOf(ctx.req.contentType);
-    const body = decodeBody(ctx.req.body, ctx.req.contentType);
+    const body = decodeBody(ctx.req.body, ctx.req.contentType, true);
     if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
     const hooks = this.hooks(ctx, 'UPDATE', namespace, subresource);
     if (type === 'apply') return this.apply(ctx, namespace, name, body, subresource);
@@ -232,7 +285,7 @@ export class ResourceHandler {
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
-      return this.checkKind(ctx, patched);
+      return this.checkTypes(ctx, this.checkKind(ctx, patched), 'patch', {}, type === 'strategic' ? JSON.stringify(body) : undefined);
     }, hooks, { dryRun: ctx.dryRun, subresource });
     return json(200, updated, ctx.headers);
   }
@@ -244,7 +297,7 @@ export class ResourceHandler {
     const ssa = this.cfg.patcher.serverSideApply;
     if (!ssa) throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw StatusError.badRequest('apply patch must be an object');
-    const applied = this.checkKind(ctx, body as KubeObject);
+    const applied = this.checkTypes(ctx, this.checkKind(ctx, body as KubeObject), 'apply');
     const force = isTrue(first(q.force));
     const exists = ctx.rs.cache.get(ctx.rs.key(namespace, name));
     if (!exists && !subresource) {

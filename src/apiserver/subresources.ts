@@ -6,7 +6,7 @@ import type { KubeObject } from '../api/types.js';
 import { cloneJson } from '../util/json.js';
 import type { ServerResponse } from './interfaces.js';
 import { evict } from './eviction.js';
-import { decodeBody, patchTypeOf } from './negotiate.js';
+import { decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { timestamp } from './resource-store.js';
 import { json } from './server.js';
@@ -40,6 +40,9 @@ export async function handleSubresource(h: ResourceHandler, ctx: RequestContext,
   throw StatusError.methodNotAllowed(verb, decl.group, `${decl.plural}/${sub}`);
 }
 
+const SCALE = { definition: 'io.k8s.api.autoscaling.v1.Scale', kind: 'Scale', apiVersion: 'autoscaling/v1' };
+const BINDING = { definition: 'io.k8s.api.core.v1.Binding', kind: 'Binding', apiVersion: 'v1' };
+
 function getPath(obj: unknown, path: string[]): unknown {
   let cur = obj;
   for (const p of path) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
@@ -72,13 +75,20 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
     let desired: KubeObject;
     const scaleNow = toScale(current, s);
     if (info.verb === 'update') {
-      desired = h.checkKind(ctx, cloneJson(decodeBody(ctx.req.body, ctx.req.contentType)) as KubeObject, 'Scale', 'autoscaling/v1');
+      const body = decodeObjectBody(cloneJson(decodeBody(ctx.req.body, ctx.req.contentType)), 'Scale');
+      desired = h.checkTypes(ctx, h.checkKind(ctx, body as KubeObject, 'Scale', 'autoscaling/v1'), 'decode', SCALE);
       pinned = desired.metadata.resourceVersion || undefined;
       if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
     } else {
       const type = patchTypeOf(ctx.req.contentType);
       if (type === 'apply') throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
-      desired = h.cfg.patcher.apply(type, scaleNow, decodeBody(ctx.req.body, ctx.req.contentType), ctx.decl);
+      const patch = decodeBody(ctx.req.body, ctx.req.contentType, true);
+      if (patch === undefined) throw StatusError.badRequest('the body of the request was empty');
+      desired = h.cfg.patcher.apply(type, scaleNow, patch, ctx.decl);
+      if (typeof desired !== 'object' || desired === null || Array.isArray(desired)) {
+        throw StatusError.badRequest('the patch produced an object that is not a JSON object');
+      }
+      h.checkTypes(ctx, desired, 'patch', SCALE, type === 'strategic' ? JSON.stringify(patch) : undefined);
     }
     const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
     if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -92,9 +102,10 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
 
 /** pods/binding: set spec.nodeName and PodScheduled=True in one write (pkg/registry/core/pod/storage BindingREST). */
 async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
-  const body = decodeBody(ctx.req.body, ctx.req.contentType) as { metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string } } | undefined;
+  const body = h.checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as {
+    metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string };
+  };
   const name = ctx.info.name;
-  if (!body || typeof body !== 'object') throw StatusError.badRequest('the body of the request was empty');
   if (body.metadata?.name && body.metadata.name !== name) {
     throw StatusError.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
   }

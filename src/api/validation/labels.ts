@@ -5,9 +5,9 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
 
-/** ValidateLabelName. */
-export function validateLabelName(name: string, path: string): FieldError[] {
-  return isQualifiedName(name).map((m) => fieldErr.invalid(path, name, m));
+/** ValidateLabelName. An absent name (a key left out of a taint or selector requirement) is Go's empty string. */
+export function validateLabelName(name: string | undefined, path: string): FieldError[] {
+  return isQualifiedName(name ?? '').map((m) => fieldErr.invalid(path, name ?? '', m));
 }
 
 /** ValidateLabels: every key a qualified name, every value a label value; errors name the map, not the key. */
@@ -35,7 +35,7 @@ export function validateLabelSelector(ls: LabelSelector | null | undefined, path
         if (values.length > 0) errs.push(fieldErr.forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
-        errs.push(fieldErr.invalid(`${p}.operator`, e.operator, 'not a valid selector operator'));
+        errs.push(fieldErr.invalid(`${p}.operator`, e.operator ?? '', 'not a valid selector operator'));
     }
     errs.push(...validateLabelName(e.key, `${p}.key`));
     if (!allowInvalidLabelValue) {

@@ -41,7 +41,7 @@ export function serviceAccount(): AdmissionPlugin {
       }
       const automount = spec.automountServiceAccountToken ?? (sa as { automountServiceAccountToken?: boolean }).automountServiceAccountToken ?? true;
       if (!automount) return;
-      const all: Container[] = [...(spec.initContainers ?? []), ...spec.containers];
+      const all: Container[] = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
       if (all.some((c) => c.volumeMounts?.some((m) => m.mountPath === TOKEN_MOUNT_PATH))) return;
       const volName = `kube-api-access-${randomSuffix()}`;
       spec.volumes = [...(spec.volumes ?? []), tokenVolume(volName)];

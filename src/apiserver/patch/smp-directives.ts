@@ -1,7 +1,7 @@
 // Directive helpers for the strategic merge patch (apimachinery strategicpatch/patch.go): $retainKeys,
 // $setElementOrder validation, directive-key parsing, element-kind checks and cleaning of stored patch values.
 
-import { isObject, kindOf, type JsonKind, type JsonObject } from './json-value.js';
+import { goFmt, isObject, kindOf, type JsonKind, type JsonObject } from './json-value.js';
 import * as E from './smp-errors.js';
 
 export const DIRECTIVE = '$patch';
@@ -43,8 +43,9 @@ export function validateOrderList(patchList: unknown[], order: unknown[], mergeK
   }
 }
 
+/** Go's %v of a list; goFmt prints nested values too (String() of a patch's object value can throw). */
 function fmtList(l: unknown[]): string {
-  return `[${l.map((x) => (isObject(x) ? `map[${Object.keys(x).sort().map((k) => `${k}:${String(x[k])}`).join(' ')}]` : String(x))).join(' ')}]`;
+  return goFmt(l);
 }
 
 function mergeKeyEqual(a: unknown, b: unknown, mergeKey: string): boolean {

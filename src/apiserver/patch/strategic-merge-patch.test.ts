@@ -149,6 +149,13 @@ const cases: Case[] = [
     message: /^the order in patch list:\n/,
   },
   {
+    name: 'an out-of-order patch list whose items hold objects with a "toString" key is still a 400',
+    original: deploy({ containers: [{ name: 'a' }, { name: 'b' }] }),
+    patch: podPatch({ '$setElementOrder/containers': [{ name: 'a' }, { name: 'b' }], containers: [{ name: 'b', image: { toString: 1 } }, { name: 'a' }] }),
+    code: 400,
+    message: /^the order in patch list:\n\[map\[image:map\[toString:1\] name:b\] map\[name:a\]\]\n/,
+  },
+  {
     name: 'bad $setElementOrder directive name',
     original: deploy({ containers: [] }),
     patch: podPatch({ '$setElementOrderX/containers': [] }),
