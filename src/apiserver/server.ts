@@ -18,6 +18,7 @@ import type { NodeProxy, OpenApiProvider, Patcher, ServerRequest, ServerResponse
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { ResourceHandler } from './resource-handler.js';
+import { storeErrorStatus } from './store-errors.js';
 import { ResourceStore } from './resource-store.js';
 import { versionInfo } from './version.js';
 
@@ -64,7 +65,7 @@ export class ApiServer {
       const prefix = resourcePrefix(decl.storedAs ?? decl);
       let cache = byPrefix.get(prefix);
       if (!cache) {
-        cache = new WatchCache({ store: cfg.store, prefix, window: cfg.watchCacheSize, logger: cfg.logger.child('watch-cache') });
+        cache = new WatchCache({ store: cfg.store, prefix, window: cfg.watchCacheSize, clock: cfg.clock, logger: cfg.logger.child('watch-cache') });
         byPrefix.set(prefix, cache);
         this.caches.push(cache);
       }
@@ -185,7 +186,8 @@ export function json(status: number, body: unknown, headers?: Record<string, str
   return { status, body, contentType: JSON_TYPE, headers };
 }
 
-export function errorResponse(err: unknown, logger: Logger): ApiResponse {
+export function errorResponse(cause: unknown, logger: Logger): ApiResponse {
+  const err = storeErrorStatus(cause) ?? cause;
   if (isStatusError(err)) {
     const status = err.toStatus();
     // A Status that names a retry delay also says it in the Retry-After header, which clients' backoff reads

@@ -9,6 +9,7 @@ import { chooseRendering } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { first, isTrue } from './server.js';
 import { parseIncludeObject, toTable } from './table.js';
+import { storeErrorStatus } from './store-errors.js';
 import { startWatch, type WatchSink } from './watch.js';
 
 export function watchResponse(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): ServerResponse {
@@ -52,7 +53,7 @@ export function watchResponse(h: ResourceHandler, ctx: RequestContext, namespace
       try {
         return await startWatch(ctx.rs, params, out, h.cfg.clock);
       } catch (err) {
-        const status = err instanceof StatusError ? err : StatusError.internal(String(err));
+        const status = err instanceof StatusError ? err : storeErrorStatus(err) ?? StatusError.internal(String(err));
         out.send({ type: 'ERROR', object: status.toStatus() as unknown as KubeObject });
         out.close();
         return () => {};

@@ -61,14 +61,8 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
     }
   } else {
     after = parseRV(rvParam);
-    if (after > rs.cache.revision()) {
-      try {
-        await rs.cache.waitFor(after, 3000);
-      } catch {
-        throw new StatusError(504, 'Timeout', `Too large resource version: ${after}, current: ${rs.cache.revision()}`,
-          { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
-      }
-    }
+    // A revision the cache has not reached: wait a little, then 504 Timeout (store-errors.ts maps it).
+    if (after > rs.cache.revision()) await rs.cache.waitFor(after, 3000);
   }
 
   try {

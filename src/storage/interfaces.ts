@@ -75,10 +75,16 @@ export interface WatchHandle {
   stop(): void;
 }
 
-/** Thrown by backends; the API layer translates these into Status errors. */
+/**
+ * Thrown by backends and the watch cache; the API layer translates these into Status errors. `Initializing`: the
+ * watch cache is not started or is re-listing (kube: 429 "storage is (re)initializing"); `TooLargeResourceVersion`:
+ * a read asked for a revision the cache did not reach in time (kube: 504 Timeout).
+ */
+export type StoreErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'Unavailable' | 'Initializing' | 'TooLargeResourceVersion';
+
 export class StoreError extends Error {
   constructor(
-    readonly code: 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'Unavailable',
+    readonly code: StoreErrorCode,
     message: string,
     /** For Conflict: the current value, so callers can retry without another read. */
     readonly current?: KeyValue,

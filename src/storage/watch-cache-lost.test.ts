@@ -134,9 +134,9 @@ test('lost store watch: watchers are ended, the cache re-lists to the store stat
   // Re-listing: reads fail cleanly or wait; nothing is ended before the cache can answer a re-watch.
   assert.equal(cache.revision(), r1, 'vouches for nothing newer than it had');
   assert.equal(cache.isFresh(r1), false);
-  assert.throws(() => cache.list(PODS), { name: 'StoreError', code: 'Unavailable', message: `watch cache ${PODS} is re-listing: its store watch lost events` });
-  assert.throws(() => cache.get(`${PODS}ns/a`), { code: 'Unavailable' });
-  assert.throws(() => cache.watch(PODS, r1, () => {}), { code: 'Unavailable' });
+  assert.throws(() => cache.list(PODS), { name: 'StoreError', code: 'Initializing', message: `watch cache ${PODS} is re-listing: its store watch lost events` });
+  assert.throws(() => cache.get(`${PODS}ns/a`), { code: 'Initializing' });
+  assert.throws(() => cache.watch(PODS, r1, () => {}), { code: 'Initializing' });
   let waited = false;
   const waiting = cache.waitFor(r1).then(() => (waited = true));
   hQuitter.stop(); // stopped by its consumer meanwhile: not ended later
@@ -219,12 +219,12 @@ test('a failed re-list is retried with backoff, as is one whose new store watch 
   store.lose(new StoreError('Compacted', 'gone'));
   await tick();
   assert.equal(store.lists, listsBefore + 1, 'first attempt failed');
-  assert.throws(() => cache.list(PODS), { code: 'Unavailable' });
+  assert.throws(() => cache.list(PODS), { code: 'Initializing' });
   await clock.advance(99);
   assert.equal(store.lists, listsBefore + 1, 'waits before retrying');
   await clock.advance(1);
   assert.equal(store.lists, listsBefore + 2, 'second attempt: its new store watch is lost at once');
-  assert.throws(() => cache.list(PODS), { code: 'Unavailable' });
+  assert.throws(() => cache.list(PODS), { code: 'Initializing' });
   assert.deepEqual(w.ended, []);
   await clock.advance(200);
   assert.equal(store.lists, listsBefore + 3);

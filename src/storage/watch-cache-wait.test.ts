@@ -33,7 +33,7 @@ test('waitFor: immediate when seen, follows store progress for other prefixes, t
   await clock.advance(2);
   const err = outcomeOf(settled); // read through a call: TS narrowed the field at the check above
   assert.ok(err instanceof StoreError);
-  assert.equal(err.code, 'Unavailable');
+  assert.equal(err.code, 'TooLargeResourceVersion');
   assert.equal(err.message, `Too large resource version: ${future}, current: ${other}`);
   cache.stop();
   await store.close();
@@ -74,7 +74,7 @@ test('stop(): no more events or state changes; calls fail with Unavailable', asy
 
 test('calls before start() fail clearly; start() twice is a bug', async () => {
   const { store, cache } = setup();
-  assert.throws(() => cache.get(`${PODS}a`), { code: 'Unavailable', message: `watch cache ${PODS} is not started` });
+  assert.throws(() => cache.get(`${PODS}a`), { code: 'Initializing', message: `watch cache ${PODS} is not started` });
   await cache.start();
   await assert.rejects(cache.start(), /start\(\) called twice/);
   cache.stop();

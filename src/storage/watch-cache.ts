@@ -144,7 +144,7 @@ export class WatchCache {
       const left = deadline - this.clock.now();
       if (left <= 0) {
         if (this.state === 'relisting') throw this.relistingError();
-        throw new StoreError('Unavailable', `Too large resource version: ${revision}, current: ${this.rev}`);
+        throw new StoreError('TooLargeResourceVersion', `Too large resource version: ${revision}, current: ${this.rev}`);
       }
       await this.nextChange(progress ? Math.min(left, PROGRESS_POLL_MS) : left);
     }
@@ -361,10 +361,10 @@ export class WatchCache {
   private assertReady(): void {
     this.assertNotStopped();
     if (this.state === 'relisting') throw this.relistingError();
-    if (this.state !== 'ready') throw new StoreError('Unavailable', `watch cache ${this.prefix} is not started`);
+    if (this.state !== 'ready') throw new StoreError('Initializing', `watch cache ${this.prefix} is not started`);
   }
 
   private relistingError(): StoreError {
-    return new StoreError('Unavailable', `watch cache ${this.prefix} is re-listing: its store watch lost events`);
+    return new StoreError('Initializing', `watch cache ${this.prefix} is re-listing: its store watch lost events`);
   }
 }
