@@ -128,19 +128,22 @@ export class HttpFrontEnd {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      let failed = false;
+      let settled = false;
+      const settle = (done: () => void) => {
+        if (settled) return;
+        settled = true;
+        done();
+      };
       req.on('data', (c: Buffer) => {
-        if (failed) return;
+        if (settled) return;
         size += c.length;
-        if (size > limit) {
-          failed = true;
-          reject(StatusError.requestEntityTooLarge(`Request entity too large: limit is ${limit}`));
-          return;
-        }
-        chunks.push(c);
+        if (size > limit) settle(() => reject(StatusError.requestEntityTooLarge(`Request entity too large: limit is ${limit}`)));
+        else chunks.push(c);
       });
-      req.on('end', () => !failed && resolve(Buffer.concat(chunks)));
-      req.on('error', (e) => !failed && reject(e));
+      req.on('end', () => settle(() => resolve(Buffer.concat(chunks))));
+      req.on('error', (e) => settle(() => reject(e)));
+      // A client that goes away mid-body sends no 'end': without this the request would wait forever.
+      req.on('close', () => settle(() => reject(StatusError.badRequest('the client closed the connection before the request body was complete'))));
     });
   }
 

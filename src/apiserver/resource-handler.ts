@@ -7,7 +7,7 @@ import { getComponentSchemas } from '../api/openapi/index.js';
 import type { KubeList, KubeObject } from '../api/types.js';
 import type { AdmissionAttributes, Operation, UserInfo } from './admission/interfaces.js';
 import { forbiddenReason, type AuthorizationAttributes } from './authz/interfaces.js';
-import { addWarnings } from './admission/warnings.js';
+import { addWarnings, warningValue } from './admission/warnings.js';
 import { DEFAULT_VERBS } from './discovery.js';
 import type { ServerRequest, ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
@@ -198,7 +198,7 @@ export class ResourceHandler {
     if (mode === 'Strict') {
       throw StatusError.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
     }
-    ctx.headers.Warning = unknown.map((f) => `299 - "unknown field \\"${f}\\""`).join(', ');
+    ctx.headers.Warning = unknown.map((f) => warningValue(`unknown field "${f}"`)).join(', ');
   }
 
   /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */
@@ -258,8 +258,9 @@ export class ResourceHandler {
 
   private async update(ctx: RequestContext, namespace: string | undefined, name: string, subresource = ''): Promise<ServerResponse> {
     const obj = this.decodeObject(ctx);
-    if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
-      throw StatusError.badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    // handlers/rest.go checkName: a body without a name does not match either.
+    if ((obj.metadata.name ?? '') !== name) {
+      throw StatusError.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
     if (ctx.decl.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
       throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');

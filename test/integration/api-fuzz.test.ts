@@ -801,6 +801,8 @@ const KNOWN: Case[] = [
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '[]', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '42', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '"str"', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
+  // handlers/rest.go checkName: a PUT body without a name does not match the URL's.
+  { kind: 'known', method: 'PUT', path: `${ns('configmaps')}/fx-cm`, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }, contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"k1"}}', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
   { kind: 'known', method: 'POST', path: ns('configmaps'), body: '{"kind":"ConfigMap","apiVersion":"apps/v1","metadata":{"name":"k2"}}', contentType: 'application/json', expect: { code: 400, reason: 'BadRequest' } },
