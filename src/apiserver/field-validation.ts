@@ -1,29 +1,10 @@
 // Finds fields an object carries that its OpenAPI schema does not know, for fieldValidation=Strict|Warn
 // (kube-apiserver's strict decoding: `unknown field "spec.template.spec.containers[0].foo"`).
 
-import type { Schema } from '../api/openapi/index.js';
+import { resolveSchema, type SchemaNode, type Schemas } from './schema-node.js';
 
-type Schemas = Record<string, Schema>;
-
-interface Node {
-  properties?: Record<string, Node>;
-  additionalProperties?: Node | boolean;
-  items?: Node;
-  allOf?: Node[];
-  $ref?: string;
-  type?: string;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
-
-function resolve(schemas: Schemas, node: Node | undefined): Node | undefined {
-  let n = node;
-  for (let i = 0; n && i < 10; i++) {
-    if (n.$ref) n = schemas[n.$ref.replace('#/components/schemas/', '').replace('#/definitions/', '')] as Node | undefined;
-    else if (n.allOf?.length === 1 && !n.properties) n = n.allOf[0];
-    else break;
-  }
-  return n;
-}
+/** The node a $ref (or single allOf) leads to. */
+const resolve = (schemas: Schemas, node: SchemaNode | undefined) => resolveSchema(schemas, node).node;
 
 /** Unknown field paths of `value` against the named definition, in document order. */
 export function unknownFields(schemas: Schemas, definition: string, value: unknown): string[] {
@@ -32,7 +13,7 @@ export function unknownFields(schemas: Schemas, definition: string, value: unkno
   return out;
 }
 
-function walk(schemas: Schemas, node: Node | undefined, value: unknown, path: string, out: string[]): void {
+function walk(schemas: Schemas, node: SchemaNode | undefined, value: unknown, path: string, out: string[]): void {
   if (!node || node['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     const items = resolve(schemas, node.items);

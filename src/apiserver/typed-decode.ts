@@ -3,21 +3,8 @@
 // with encoding/json's UnmarshalTypeError wording, e.g.
 // `json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container`.
 
-import type { Schema } from '../api/openapi/index.js';
 import { QUANTITY_FORMAT_ERROR } from '../api/quantity.js';
-
-type Schemas = Record<string, Schema>;
-
-interface Node {
-  properties?: Record<string, Node>;
-  additionalProperties?: Node | boolean;
-  items?: Node;
-  allOf?: Node[];
-  $ref?: string;
-  type?: string;
-  format?: string;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-}
+import { resolveSchema as resolve, type SchemaNode as Node, type Schemas } from './schema-node.js';
 
 /** One value of the wrong type, located the way encoding/json's error context locates it. */
 export interface TypeMismatch {
@@ -37,39 +24,11 @@ const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const OPAQUE = new Set(['io.k8s.apimachinery.pkg.runtime.RawExtension', 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON',
   'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1']);
 
-const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
 /** `io.k8s.api.core.v1.Container` → `v1.Container`: the package-qualified name Go's reflect prints. */
 function goName(def: string): string {
   const parts = def.split('.');
   return parts.slice(-2).join('.');
-}
-
-/** Schema nodes already resolved (every write walks the same few hundred nodes). */
-const resolved = new WeakMap<Node, { node?: Node; def?: string }>();
-
-/** Follows $ref and single-element allOf wrappers; returns the node and the definition it came from. */
-function resolve(schemas: Schemas, node: Node | undefined): { node?: Node; def?: string } {
-  if (!node) return {};
-  let hit = resolved.get(node);
-  if (!hit) resolved.set(node, (hit = resolveUncached(schemas, node)));
-  return hit;
-}
-
-function resolveUncached(schemas: Schemas, node: Node): { node?: Node; def?: string } {
-  let n: Node | undefined = node;
-  let def: string | undefined;
-  for (let i = 0; n && i < 10; i++) {
-    if (n.$ref) {
-      def = refName(n.$ref);
-      n = schemas[def] as Node | undefined;
-    } else if (n.allOf?.length === 1 && !n.properties) {
-      n = n.allOf[0];
-    } else {
-      break;
-    }
-  }
-  return { node: n, def };
 }
 
 function goType(schemas: Schemas, raw: Node | undefined): string {
