@@ -42,7 +42,8 @@ export interface OpenApiProvider {
   v3Discovery(): object;
   v3(groupVersion: string): object | undefined;
   /** Unknown-field paths of `obj` against its schema, e.g. ["spec.foo"], for fieldValidation. */
-  unknownFields?(decl: ResourceDecl, obj: unknown): string[];
+  /** Paths of fields the resource's schema does not have; `prune` also deletes them from `obj`. */
+  unknownFields?(decl: ResourceDecl, obj: unknown, prune?: boolean): string[];
 }
 
 /** Serves proxied node endpoints (e.g. /api/v1/nodes/<n>/proxy/configz) and pod logs from the node agents. */

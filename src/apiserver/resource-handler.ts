@@ -192,13 +192,14 @@ export class ResourceHandler {
     if (!['Strict', 'Warn', 'Ignore'].includes(mode)) {
       throw StatusError.badRequest(`fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`);
     }
-    if (mode === 'Ignore' || !this.cfg.openapi?.unknownFields) return;
-    const unknown = this.cfg.openapi.unknownFields(ctx.decl, obj);
+    if (!this.cfg.openapi?.unknownFields) return;
+    // Warn and Ignore decode as Go does into the typed object: fields the type lacks are dropped (Warn says which).
+    const unknown = this.cfg.openapi.unknownFields(ctx.decl, obj, mode !== 'Strict');
     if (!unknown.length) return;
     if (mode === 'Strict') {
       throw StatusError.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
     }
-    ctx.headers.Warning = unknown.map((f) => warningValue(`unknown field "${f}"`)).join(', ');
+    if (mode === 'Warn') ctx.headers.Warning = unknown.map((f) => warningValue(`unknown field "${f}"`)).join(', ');
   }
 
   /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */

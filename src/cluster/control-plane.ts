@@ -62,7 +62,7 @@ export class ControlPlane {
     this.allocator = new ServiceAllocator({ serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE });
     const openapi = {
       ...buildOpenApi(this.registry.decls),
-      unknownFields: (decl: ResourceDecl, obj: unknown) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj) : []),
+      unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),
     };
     this.api = new ApiServer({
       registry: this.registry,

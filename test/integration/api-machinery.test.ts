@@ -156,6 +156,32 @@ test('bad input gets a 4xx Status and changes nothing', async () => {
   }
 });
 
+test('fields a type does not have: Strict refuses, Warn warns and drops them, Ignore drops them silently', async () => {
+  const t = await startControlPlane();
+  try {
+    const body = (name: string) => JSON.stringify({ metadata: { name, labels: { a: 'b' }, colour: 'red' }, data: { k: 'v' }, datum: { x: 1 } });
+    const post = (name: string, fieldValidation: string) => t.client.transport.request({
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps', query: { fieldValidation }, body: body(name), contentType: 'application/json',
+    });
+    assert.equal((await post('strict', 'Strict')).status, 400);
+    const warned = await post('warned', 'Warn');
+    assert.equal(warned.status, 201);
+    assert.equal(warned.headers?.Warning, '299 - "unknown field \\"metadata.colour\\"", 299 - "unknown field \\"datum\\""');
+    const ignored = await post('ignored', 'Ignore');
+    assert.equal(ignored.status, 201);
+    assert.equal(ignored.headers?.Warning, undefined);
+    // As decoding into the Go types does: what the type lacks is gone, what it has is kept.
+    for (const name of ['warned', 'ignored']) {
+      const got = (await raw(t, { method: 'GET', path: `/api/v1/namespaces/default/configmaps/${name}` })).body;
+      assert.equal(got.datum, undefined, name);
+      assert.equal(got.metadata.colour, undefined, name);
+      assert.deepEqual([got.data, got.metadata.labels], [{ k: 'v' }, { a: 'b' }], name);
+    }
+  } finally {
+    await t.stop();
+  }
+});
+
 test('events are one store for core/v1 and events.k8s.io/v1', async () => {
   const t = await startControlPlane();
   try {
