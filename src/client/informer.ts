@@ -1,7 +1,7 @@
 // A shared informer like client-go's: list, then watch from the list's resourceVersion, keep a local cache, call
 // handlers on changes, and relist when the watch expires (410) or fails.
 
-import { isExpired } from '../api/errors.js';
+import { isExpired, isStatusError, StatusError, type Status } from '../api/errors.js';
 import { objectKey, type KubeObject, type WatchEvent } from '../api/types.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
@@ -102,7 +102,9 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.failures++;
-        const delay = Math.min(30_000, 100 * 2 ** Math.min(this.failures, 8));
+        // A 429 names its wait (the reflector honours retryAfterSeconds); anything else backs off exponentially.
+        const retryAfter = isStatusError(err) && err.code === 429 ? err.details?.retryAfterSeconds : undefined;
+        const delay = retryAfter ? retryAfter * 1000 : Math.min(30_000, 100 * 2 ** Math.min(this.failures, 8));
         this.opts.logger.debug('list/watch failed; retrying', { resource: this.opts.resource.resource, delay, err: String(err) });
         await this.opts.clock.sleep(delay);
       }
@@ -133,11 +135,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private async watchOnce(): Promise<void> {
-    const { client, resource, namespace, labelSelector, fieldSelector } = this.opts;
+    const { client, resource, namespace, labelSelector, fieldSelector, clock } = this.opts;
     let expired: unknown;
+    let events = 0;
+    const started = clock.now();
     this.stream = await client.watch<T>(resource, namespace, {
       labelSelector, fieldSelector, resourceVersion: this.lastRV, allowWatchBookmarks: true,
     }, (ev) => {
+      events++;
       if (ev.type === 'ERROR') {
         expired = ev.object;
         this.stream?.stop();
@@ -147,8 +152,21 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     if (this.stopped) this.stream.stop();
     await this.stream.done;
-    const status = expired as { code?: number } | undefined;
-    if (status?.code === 410) this.lastRV = '';
+    if (!expired) {
+      // A stream the server closed is watched again at once, unless it closed at once and empty (reflector.go).
+      if (events === 0 && !this.stopped && clock.now() - started < 1000) {
+        throw new Error(`very short watch: ${resource.resource}: Unexpected watch close - watch lasted less than a second and no items received`);
+      }
+      return;
+    }
+    const status = expired as Partial<Status>;
+    if (status.code === 410) {
+      this.lastRV = '';
+      return;
+    }
+    // Any other in-stream error (429 while the server's cache re-initializes, 504, 500) is a failed watch, retried
+    // after a wait rather than in a tight loop.
+    throw StatusError.fromStatus(status);
   }
 
   private apply(ev: WatchEvent<T>): void {
