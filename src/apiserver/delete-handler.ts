@@ -8,7 +8,7 @@ import type { ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
 import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
-import type { DeleteParams } from './resource-store.js';
+import type { DeleteParams, DeleteResult } from './resource-store.js';
 import { first, json } from './server.js';
 
 const DELETE_OPTIONS = { definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', kind: 'DeleteOptions', apiVersion: 'v1' };
@@ -41,6 +41,11 @@ function parseDeleteOptions(h: ResourceHandler, ctx: RequestContext): DeletePara
   return opts;
 }
 
+/** The storage hook's afterDelete once the object is gone from storage (e.g. its Service IP and NodePorts freed). */
+async function afterDelete(h: ResourceHandler, ctx: RequestContext, res: DeleteResult): Promise<void> {
+  if (res.deleted && !ctx.dryRun) await h.storageHook(ctx)?.afterDelete?.(res.object);
+}
+
 export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {
   const opts = parseDeleteOptions(h, ctx);
   const current = await ctx.rs.get(namespace, name);
@@ -50,6 +55,7 @@ export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespa
   await h.cfg.admission?.admit(attrs, h.server.lookup);
   await h.cfg.admission?.validate(attrs, h.server.lookup);
   const res = await ctx.rs.delete(namespace, name, { ...opts, dryRun: ctx.dryRun });
+  await afterDelete(h, ctx, res);
   // Pods return the deleted object (ReturnDeletedObject); other resources a Success Status once gone.
   if (res.deleted && !(ctx.decl.plural === 'pods' && !ctx.decl.group)) {
     return json(200, {
@@ -68,7 +74,9 @@ export async function deleteCollection(h: ResourceHandler, ctx: RequestContext, 
   const items: KubeObject[] = [];
   for (const obj of list.items) {
     try {
-      items.push((await ctx.rs.delete(obj.metadata.namespace, obj.metadata.name!, { ...opts, dryRun: ctx.dryRun })).object);
+      const res = await ctx.rs.delete(obj.metadata.namespace, obj.metadata.name!, { ...opts, dryRun: ctx.dryRun });
+      await afterDelete(h, ctx, res);
+      items.push(res.object);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }

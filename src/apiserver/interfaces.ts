@@ -52,9 +52,24 @@ export interface NodeProxy {
 }
 
 /**
+ * What a storage hook's beforeWrite did for one write attempt, settled by the API server once the attempt's fate is
+ * known (kube's service REST storage keeps such a transaction around the write). Neither may throw: the write's
+ * result stands, and the hook logs what it could not undo.
+ */
+export interface StorageTxn {
+  /** The write was stored; `stored` is the object as stored (or as removed, when an update completed a deletion). */
+  commit(stored: KubeObject): void | Promise<void>;
+  /** The write failed, or is being retried from the start on a newer object: undo what beforeWrite did. */
+  revert(): void | Promise<void>;
+}
+
+/**
  * Registry-storage work that runs after validation and admission, just before the write (kube does Service IP and
  * NodePort allocation here, in the service REST storage).
  */
 export interface StorageHook {
-  beforeWrite(obj: KubeObject, old: KubeObject | undefined, lookup: AdmissionLookup, dryRun: boolean): void | Promise<void>;
+  /** Skipped for subresources and runs again for every attempt of a retried update. */
+  beforeWrite(obj: KubeObject, old: KubeObject | undefined, lookup: AdmissionLookup, dryRun: boolean): StorageTxn | undefined | Promise<StorageTxn | undefined>;
+  /** After a delete request removed the object from storage (not for dry runs, nor when it was only marked). */
+  afterDelete?(deleted: KubeObject): void | Promise<void>;
 }

@@ -9,7 +9,7 @@ import type { AdmissionAttributes, Operation, UserInfo } from './admission/inter
 import { forbiddenReason, type AuthorizationAttributes } from './authz/interfaces.js';
 import { addWarnings, warningValue } from './admission/warnings.js';
 import { DEFAULT_VERBS } from './discovery.js';
-import type { ServerRequest, ServerResponse } from './interfaces.js';
+import type { ServerRequest, ServerResponse, StorageHook, StorageTxn } from './interfaces.js';
 import { listFilter } from './list-filter.js';
 import { chooseRendering, decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
 import type { RequestInfo } from './request-info.js';
@@ -29,6 +29,14 @@ const ALL_NAMESPACES_VERBS = ['list', 'watch'];
 /** go-restful's 405 for a method with no route on the path (apimachinery errors.NewGenericServerResponse). */
 function routeMethodNotAllowed(): StatusError {
   return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+/**
+ * The hooks of one write request, plus `settle`, which awaits the write and then commits the storage hook's
+ * transaction, or reverts it when the write failed (e.g. AlreadyExists, or a validation error after allocation).
+ */
+export interface RequestHooks extends WriteHooks {
+  settle(write: Promise<KubeObject>): Promise<KubeObject>;
 }
 
 /** What a body is decoded as, when not the resource itself (Scale, Binding, Eviction, DeleteOptions). */
@@ -202,11 +210,25 @@ export class ResourceHandler {
     if (mode === 'Warn') ctx.headers.Warning = unknown.map((f) => warningValue(`unknown field "${f}"`)).join(', ');
   }
 
+  /** The resource's registry-storage hook (ApiServerConfig.storageHooks), e.g. Service IP allocation. */
+  storageHook(ctx: RequestContext): StorageHook | undefined {
+    const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
+    return this.cfg.storageHooks?.[key];
+  }
+
   /** Defaulting, admission and validation around a write (the order kube-apiserver runs them). */
-  hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = '', trackFields = true): WriteHooks {
+  hooks(ctx: RequestContext, operation: Operation, namespace: string | undefined, subresource = '', trackFields = true): RequestHooks {
     const { strategy } = ctx.decl;
+    const storageHook = subresource ? undefined : this.storageHook(ctx);
     // One write runs mutate then validate on the same object; a retried update runs both again.
     let attrs: AdmissionAttributes | undefined;
+    // The storage hook's work for the latest attempt, settled when the write is done.
+    let pending: StorageTxn | undefined;
+    const take = () => {
+      const txn = pending;
+      pending = undefined;
+      return txn;
+    };
     return {
       mutate: async (obj, old) => {
         if (!subresource) strategy.defaults?.(obj);
@@ -224,9 +246,23 @@ export class ResourceHandler {
         if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
         await this.cfg.admission?.validate(a, this.server.lookup);
         addWarnings(ctx.headers, a.warnings);
-        const key = ctx.decl.group ? `${ctx.decl.group}/${ctx.decl.plural}` : ctx.decl.plural;
-        if (!subresource) await this.cfg.storageHooks?.[key]?.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+        if (storageHook) {
+          // A retried update starts over on a newer object: what the failed attempt allocated goes back first.
+          await take()?.revert();
+          pending = await storageHook.beforeWrite(obj, old, this.server.lookup, ctx.dryRun);
+        }
         if (trackFields) this.trackManagedFields(ctx, obj, old, subresource);
+      },
+      settle: async (write) => {
+        let stored: KubeObject;
+        try {
+          stored = await write;
+        } catch (err) {
+          await take()?.revert();
+          throw err;
+        }
+        await take()?.commit(stored);
+        return stored;
       },
     };
   }
@@ -253,7 +289,8 @@ export class ResourceHandler {
     if (!obj.metadata.name && !obj.metadata.generateName) {
       throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, '', [fieldErr.required('metadata.name', 'name or generateName is required')]);
     }
-    const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace), { dryRun: ctx.dryRun });
+    const hooks = this.hooks(ctx, 'CREATE', namespace);
+    const created = await hooks.settle(ctx.rs.create(namespace, obj, hooks, { dryRun: ctx.dryRun }));
     return json(201, created, ctx.headers);
   }
 
@@ -266,8 +303,9 @@ export class ResourceHandler {
     if (ctx.decl.namespaced && obj.metadata.namespace && obj.metadata.namespace !== namespace) {
       throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    const updated = await ctx.rs.update(namespace, name, () => obj, this.hooks(ctx, 'UPDATE', namespace, subresource),
-      { dryRun: ctx.dryRun, subresource, pinnedRV: obj.metadata.resourceVersion || undefined });
+    const hooks = this.hooks(ctx, 'UPDATE', namespace, subresource);
+    const updated = await hooks.settle(ctx.rs.update(namespace, name, () => obj, hooks,
+      { dryRun: ctx.dryRun, subresource, pinnedRV: obj.metadata.resourceVersion || undefined }));
     return json(200, updated, ctx.headers);
   }
 
@@ -282,13 +320,13 @@ export class ResourceHandler {
     if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
     const hooks = this.hooks(ctx, 'UPDATE', namespace, subresource);
     if (type === 'apply') return this.apply(ctx, namespace, name, body, subresource);
-    const updated = await ctx.rs.update(namespace, name, (current) => {
+    const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => {
       const patched = this.cfg.patcher.apply(type, current, body, ctx.decl);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
       return this.checkTypes(ctx, this.checkKind(ctx, patched), 'patch', {}, type === 'strategic' ? JSON.stringify(body) : undefined);
-    }, hooks, { dryRun: ctx.dryRun, subresource });
+    }, hooks, { dryRun: ctx.dryRun, subresource }));
     return json(200, updated, ctx.headers);
   }
 
@@ -308,11 +346,13 @@ export class ResourceHandler {
       }
       const obj = ssa(undefined, applied, ctx.decl, manager, force);
       obj.metadata.name = name;
-      const created = await ctx.rs.create(namespace, obj, this.hooks(ctx, 'CREATE', namespace, '', false), { dryRun: ctx.dryRun });
+      const createHooks = this.hooks(ctx, 'CREATE', namespace, '', false);
+      const created = await createHooks.settle(ctx.rs.create(namespace, obj, createHooks, { dryRun: ctx.dryRun }));
       return json(201, created, ctx.headers);
     }
-    const updated = await ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
-      this.hooks(ctx, 'UPDATE', namespace, subresource, false), { dryRun: ctx.dryRun, subresource });
+    const hooks = this.hooks(ctx, 'UPDATE', namespace, subresource, false);
+    const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
+      hooks, { dryRun: ctx.dryRun, subresource }));
     return json(200, updated, ctx.headers);
   }
 }

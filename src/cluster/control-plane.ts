@@ -13,6 +13,7 @@ import { createClient } from '../client/client.js';
 import { InProcessTransport } from '../client/in-process.js';
 import type { Client } from '../client/interfaces.js';
 import { defaultAdmission } from '../apiserver/admission/index.js';
+import { AllocationRepair } from '../apiserver/allocators/repair.js';
 import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
 import { alwaysAllow } from '../apiserver/authz/always-allow.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
@@ -47,6 +48,8 @@ export class ControlPlane {
   readonly api: ApiServer;
   readonly registry: Registry;
   readonly allocator: ServiceAllocator;
+  /** Rebuilds the stored ClusterIP and NodePort bitmaps from the Services: at start, then every 3 minutes. */
+  readonly allocationRepair: AllocationRepair;
   private nodeProxy?: NodeProxy;
 
   constructor(private readonly cfg: ControlPlaneConfig) {
@@ -59,7 +62,10 @@ export class ControlPlane {
       this.store = new SqliteStore({ path: ':memory:' });
     }
     this.registry = new Registry(builtinResources({ strategies: cfg.strategies, tableFor }));
-    this.allocator = new ServiceAllocator({ serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE });
+    this.allocator = new ServiceAllocator({
+      store: this.store, serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE,
+      logger: cfg.logger.child('service-allocator'),
+    });
     const openapi = {
       ...buildOpenApi(this.registry.decls),
       unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),
@@ -75,7 +81,18 @@ export class ControlPlane {
       openapi,
       watchCacheSize: cfg.watchCacheSize,
       nodeProxy: { handle: (node, path, req) => this.proxy(node, path, req) },
-      storageHooks: { services: { beforeWrite: (obj, old, lookup, dryRun) => this.allocator.allocate(obj, old, lookup, dryRun) } },
+      storageHooks: {
+        services: {
+          beforeWrite: (obj, old, _lookup, dryRun) => this.allocator.allocate(obj, old, dryRun),
+          afterDelete: (svc) => this.allocator.release(svc),
+        },
+      },
+    });
+    const services = this.api.storeFor('', 'services')!;
+    this.allocationRepair = new AllocationRepair({
+      allocator: this.allocator, clock: cfg.clock, logger: cfg.logger.child('service-allocator-repair'),
+      // A consistent list: ResourceStore.list waits until the watch cache has caught up with the store.
+      listServices: async () => (await services.list(undefined)).items,
     });
   }
 
@@ -98,6 +115,10 @@ export class ControlPlane {
 
   async start(): Promise<void> {
     await this.api.start();
+    // Before anything allocates: creates the bitmaps on a new store and brings them up to date on an old one
+    // (kube-apiserver exits when this first pass fails).
+    await this.allocationRepair.runOnce({ startup: true });
+    this.allocationRepair.start();
     await bootstrapCluster(this.client({ name: 'system:apiserver', groups: ['system:masters'] }), {
       apiServiceIP: this.allocator.apiServiceIP(),
       advertiseAddress: this.cfg.advertiseAddress ?? '172.18.0.2',
@@ -106,6 +127,7 @@ export class ControlPlane {
   }
 
   async stop(): Promise<void> {
+    await this.allocationRepair.stop();
     this.api.stop();
     await this.store.close();
   }

@@ -30,8 +30,3 @@ export function parseCidr(cidr: string): Ipv4Range {
   const base = Math.floor(addr / size) * size;
   return { cidr, base, size };
 }
-
-export function inRange(r: Ipv4Range, ip: string): boolean {
-  const n = ipToInt(ip);
-  return n !== undefined && n >= r.base && n < r.base + r.size;
-}
