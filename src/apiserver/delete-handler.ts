@@ -10,13 +10,15 @@ import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import type { DeleteParams, DeleteResult } from './resource-store.js';
 import { first, json } from './server.js';
+import { checkTypes } from './request-body.js';
+import { storageHook } from './write-hooks.js';
 
 const DELETE_OPTIONS = { definition: 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions', kind: 'DeleteOptions', apiVersion: 'v1' };
 
 function parseDeleteOptions(h: ResourceHandler, ctx: RequestContext): DeleteParams {
   const raw = decodeBody(ctx.req.body, ctx.req.contentType);
   const body = raw === undefined ? undefined
-    : h.checkTypes(ctx, decodeObjectBody(raw, 'DeleteOptions'), 'decode', DELETE_OPTIONS);
+    : checkTypes(ctx, decodeObjectBody(raw, 'DeleteOptions'), 'decode', DELETE_OPTIONS);
   const q = ctx.req.query ?? {};
   const opts: DeleteParams = {};
   if (body && typeof body === 'object') {
@@ -43,7 +45,7 @@ function parseDeleteOptions(h: ResourceHandler, ctx: RequestContext): DeletePara
 
 /** The storage hook's afterDelete once the object is gone from storage (e.g. its Service IP and NodePorts freed). */
 async function afterDelete(h: ResourceHandler, ctx: RequestContext, res: DeleteResult): Promise<void> {
-  if (res.deleted && !ctx.dryRun) await h.storageHook(ctx)?.afterDelete?.(res.object);
+  if (res.deleted && !ctx.dryRun) await storageHook(h, ctx)?.afterDelete?.(res.object);
 }
 
 export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined, name: string): Promise<ServerResponse> {

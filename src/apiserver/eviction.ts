@@ -12,6 +12,7 @@ import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import type { DeleteParams, ResourceStore } from './resource-store.js';
 import { json } from './server.js';
+import { checkTypes } from './request-body.js';
 
 interface EvictionBody {
   apiVersion?: string;
@@ -65,7 +66,7 @@ function deleteParams(body: EvictionBody, queryDryRun: boolean): DeleteParams {
 
 export async function evict(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
   const name = ctx.info.name;
-  const body = h.checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Eviction'), 'decode', EVICTION) as EvictionBody;
+  const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Eviction'), 'decode', EVICTION) as EvictionBody;
   // AcceptsGroupVersion: policy/v1 and policy/v1beta1 Evictions are both taken.
   if (body.apiVersion !== undefined && body.apiVersion !== 'policy/v1' && body.apiVersion !== 'policy/v1beta1') {
     throw StatusError.badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (policy/v1)`);

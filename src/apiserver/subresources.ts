@@ -10,6 +10,8 @@ import { decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { timestamp } from './resource-store.js';
 import { json } from './server.js';
+import { checkKind, checkTypes, decodeObject } from './request-body.js';
+import { writeHooks } from './write-hooks.js';
 
 export async function handleSubresource(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
   const { info, decl } = ctx;
@@ -76,7 +78,7 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
     const scaleNow = toScale(current, s);
     if (info.verb === 'update') {
       const body = decodeObjectBody(cloneJson(decodeBody(ctx.req.body, ctx.req.contentType)), 'Scale');
-      desired = h.checkTypes(ctx, h.checkKind(ctx, body as KubeObject, 'Scale', 'autoscaling/v1'), 'decode', SCALE);
+      desired = checkTypes(ctx, checkKind(h, ctx, body as KubeObject, 'Scale', 'autoscaling/v1'), 'decode', SCALE);
       pinned = desired.metadata.resourceVersion || undefined;
       if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
     } else {
@@ -88,7 +90,7 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
       if (typeof desired !== 'object' || desired === null || Array.isArray(desired)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
-      h.checkTypes(ctx, desired, 'patch', SCALE, type === 'strategic' ? JSON.stringify(patch) : undefined);
+      checkTypes(ctx, desired, 'patch', SCALE, type === 'strategic' ? JSON.stringify(patch) : undefined);
     }
     const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
     if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
@@ -96,13 +98,13 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
     }
     setPath(current as Record<string, unknown>, s.specReplicasPath, replicas);
     return current;
-  }, h.hooks(ctx, 'UPDATE', namespace, 'scale'), { dryRun: ctx.dryRun, subresource: 'scale' });
+  }, writeHooks(h, ctx, 'UPDATE', namespace, 'scale'), { dryRun: ctx.dryRun, subresource: 'scale' });
   return json(200, toScale(updated, s));
 }
 
 /** pods/binding: set spec.nodeName and PodScheduled=True in one write (pkg/registry/core/pod/storage BindingREST). */
 async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
-  const body = h.checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as {
+  const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as {
     metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string };
   };
   const name = ctx.info.name;
@@ -131,7 +133,7 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
 
 /** namespaces/finalize: only spec.finalizers changes (pkg/registry/core/namespace/storage FinalizeREST). */
 async function finalize(h: ResourceHandler, ctx: RequestContext): Promise<ServerResponse> {
-  const body = h.decodeObject(ctx);
+  const body = decodeObject(h, ctx);
   const finalizers = (body.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
   const updated = await ctx.rs.update(undefined, ctx.info.name, (ns) => {
     (ns.spec ??= {}) as Record<string, unknown>;
