@@ -8,9 +8,11 @@ import { objectStorageKey, resourcePrefix } from '../api/registry.js';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
 import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
 import type { WatchCache } from '../storage/watch-cache.js';
-import { rfc3339, type Clock } from '../util/clock.js';
+import { rfc3339, rfc3339Seconds, type Clock } from '../util/clock.js';
 import { cloneJson, jsonEqual } from '../util/json.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
 import { carrySystemMeta, generateName, newUid } from './object-meta.js';
+import { settle } from './settle.js';
 
 export interface ListParams {
   filter?: (obj: KubeObject) => boolean;
@@ -52,11 +54,6 @@ export interface DeleteResult {
   object: KubeObject;
   /** False when the object was only marked for deletion (finalizers, grace period). */
   deleted: boolean;
-}
-
-interface ContinueToken {
-  rv: number;
-  start: string;
 }
 
 export class ResourceStore {
@@ -183,7 +180,7 @@ export class ResourceStore {
     await hooks.mutate?.(obj);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     meta.uid = newUid();
-    meta.creationTimestamp = timestamp(ctx.now);
+    meta.creationTimestamp = rfc3339Seconds(ctx.now);
     delete meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -352,64 +349,4 @@ export class ResourceStore {
     if (grace < 0) grace = 1;
     return grace;
   }
-}
-
-/**
- * Freezes a JSON value and everything under it, and returns it. Stops at frozen objects: a copy-on-write update
- * shares the unchanged parts with the previous revision, which are frozen already, so only new parts are visited.
- * An object holding undefined-valued keys (which JSON, and so the stored value, leaves out) is replaced by a copy
- * without them, so the shared object looks exactly like the stored one.
- */
-export function settle<T>(v: T): T {
-  if (v === null || typeof v !== 'object' || Object.isFrozen(v) || ArrayBuffer.isView(v)) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      const y = settle(x);
-      if (y !== x) v[i] = y;
-    }
-    return Object.freeze(v);
-  }
-  const o = v as Record<string, unknown>;
-  let holes = false;
-  for (const k in o) {
-    const x = o[k];
-    if (x === undefined) {
-      holes = true;
-      continue;
-    }
-    const y = settle(x);
-    if (y !== x) o[k] = y;
-  }
-  if (!holes) return Object.freeze(v);
-  const out: Record<string, unknown> = {};
-  for (const k in o) if (o[k] !== undefined) out[k] = o[k];
-  return Object.freeze(out) as T;
-}
-
-let stampSecond = NaN;
-let stampText = '';
-
-/** rfc3339 (second precision) of `ms`, formatted once per second: every create and binding asks for one. */
-export function timestamp(ms: number): string {
-  const sec = Math.floor(ms / 1000);
-  if (sec !== stampSecond) {
-    stampSecond = sec;
-    stampText = rfc3339(ms);
-  }
-  return stampText;
-}
-
-function encodeContinue(t: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: t.rv, start: t.start })).toString('base64url');
-}
-
-function decodeContinue(s: string): ContinueToken {
-  try {
-    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
-    if (typeof t.rv === 'number' && typeof t.start === 'string') return { rv: t.rv, start: t.start };
-  } catch {
-    // fall through
-  }
-  throw StatusError.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
 }

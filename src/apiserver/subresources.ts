@@ -8,7 +8,7 @@ import type { ServerResponse } from './interfaces.js';
 import { evict } from './eviction.js';
 import { decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
-import { timestamp } from './resource-store.js';
+import { rfc3339Seconds } from '../util/clock.js';
 import { json } from './server.js';
 import { checkKind, checkTypes, decodeObject } from './request-body.js';
 import { writeHooks } from './write-hooks.js';
@@ -124,7 +124,7 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
     if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
     type Cond = { type: string; status: string; lastTransitionTime?: string; lastProbeTime?: null };
     const status = (pod.status ?? {}) as { conditions?: Cond[] };
-    const conditions: Cond[] = [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(h.cfg.clock.now()) }];
+    const conditions: Cond[] = [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339Seconds(h.cfg.clock.now()) }];
     for (const c of status.conditions ?? []) if (c.type !== 'PodScheduled') conditions.push(c);
     return { ...pod, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
   }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true, copyOnWrite: true });

@@ -4,7 +4,7 @@
 
 import type { KubeObject } from '../api/types.js';
 import { isNotFound } from '../api/errors.js';
-import { rfc3339, type Clock } from '../util/clock.js';
+import { rfc3339Seconds, type Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { Client } from './interfaces.js';
 import { R } from './resources.js';
@@ -101,8 +101,6 @@ class CoreEventRecorder implements EventRecorder {
   private readonly similar = new BoundedMap<{ messages: Set<string>; since: number }>(CACHE_SIZE);
   private readonly pending = new Set<Promise<void>>();
   private seq = 0;
-  private stampSecond = NaN;
-  private stampText = '';
 
   constructor(private readonly opts: EventRecorderOptions) {}
 
@@ -123,7 +121,7 @@ class CoreEventRecorder implements EventRecorder {
     // A combined event is one object whose message follows the latest of the similar events.
     const combined = msg !== message;
     const key = `${objKey}\u0000${combined ? '\u0001combined' : msg}`;
-    const ts = this.timestamp(now);
+    const ts = rfc3339Seconds(now);
     const prev = this.seen.get(key);
     if (prev) {
       prev.count++;
@@ -138,16 +136,6 @@ class CoreEventRecorder implements EventRecorder {
 
   async flush(): Promise<void> {
     while (this.pending.size) await Promise.all([...this.pending]);
-  }
-
-  /** rfc3339 of `now`, formatted once per second (a busy scheduler records thousands of events a second). */
-  private timestamp(now: number): string {
-    const sec = Math.floor(now / 1000);
-    if (sec !== this.stampSecond) {
-      this.stampSecond = sec;
-      this.stampText = rfc3339(now);
-    }
-    return this.stampText;
   }
 
   /** After MAX_SIMILAR distinct messages for the same object/reason in the window, fold them into one event. */

@@ -18,6 +18,19 @@ export function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+let stampSecond = NaN;
+let stampText = '';
+
+/** rfc3339(ms), formatted once per second: the API server and event recorders ask for one on every write. */
+export function rfc3339Seconds(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  if (sec !== stampSecond) {
+    stampSecond = sec;
+    stampText = rfc3339(ms);
+  }
+  return stampText;
+}
+
 /** RFC 3339 with microseconds, as metav1.MicroTime serialises (leases, events.k8s.io). */
 export function rfc3339Micro(ms: number): string {
   const d = new Date(ms);
