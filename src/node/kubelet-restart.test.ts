@@ -85,6 +85,8 @@ test('after a restart the kubelet carries pods on from their API status instead 
     terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: LOST_WHILE_RUNNING, startedAt: null, finishedAt: null },
   });
   assert.equal(container(web, 'app').restartCount, 1);
+  assert.equal(web.podIP, undefined, 'no sandbox yet, so no address (the old one is gone)');
+  assert.equal(web.podIPs, undefined);
 
   // restartPolicy Never: a container that ran and is gone makes the pod Failed, and nothing runs again.
   const long = (await get('job-long')).status!;
@@ -112,8 +114,9 @@ test('after a restart the kubelet carries pods on from their API status instead 
   // The emptied runtime lists no old sandbox, so no SandboxChanged (kuberuntime_manager.go SyncPod); the pod's
   // containers are simply started, and the terminal pods see nothing.
   const after = events.slice(eventMark);
-  assert.deepEqual(after.map((e) => `${e.pod} ${e.reason}`), ['web Pulled', 'web Created', 'web Started']);
-  assert.equal(after[0].message, 'Container image "nginx:1.27" already present on machine');
+  // The node says it rebooted (nodestatus/setters.go MachineInfo: a new boot ID), then the pod's containers start.
+  assert.deepEqual(after.map((e) => `${e.pod} ${e.reason}`), [`${NODE} Rebooted`, 'web Pulled', 'web Created', 'web Started']);
+  assert.equal(after[1].message, 'Container image "nginx:1.27" already present on machine');
   second.stop();
 });
 
@@ -194,4 +197,20 @@ test('images pulled before a restart are still on the node afterwards (the image
   const node = (await client.get(R.nodes, undefined, NODE)) as unknown as { status: { images: { names: string[] }[] } };
   assert.ok(node.status.images.some((i) => i.names.includes('docker.io/library/redis:7.2')), 'and the Node still lists it');
   second.stop();
+});
+
+test('each start on an existing node is a new boot: a new boot ID and a Rebooted warning naming it', async () => {
+  const { clock, client, events, startAgent } = cluster();
+  const bootIDs: string[] = [];
+  const bootID = async () => ((await client.get(R.nodes, undefined, NODE)) as unknown as { status: { nodeInfo: { bootID: string } } }).status.nodeInfo.bootID;
+  for (let boot = 0; boot < 3; boot++) {
+    const agent = await startAgent();
+    bootIDs.push(await bootID());
+    agent.stop();
+    await clock.advance(1000);
+  }
+  assert.equal(new Set(bootIDs).size, 3, `three boots, three IDs: ${bootIDs.join(', ')}`);
+  const rebooted = events.filter((e) => e.reason === 'Rebooted');
+  assert.deepEqual(rebooted.map((e) => e.message), bootIDs.slice(1).map((id) => `Node ${NODE} has been rebooted, boot id: ${id}`));
+  assert.ok(rebooted.every((e) => e.pod === NODE), 'reported about the Node');
 });

@@ -12,7 +12,8 @@ import { HostLocalAllocator } from '../network/ipam/host-local.js';
 import { admitPod } from './admission.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
-import { initialNode, nodeLabels, nodeStatus } from './node-object.js';
+import { initialNode, nodeInfo, nodeLabels, nodeStatus } from './node-object.js';
+import { nodeRef, previousBoot, rebootedMessage } from './boot.js';
 import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
@@ -52,6 +53,8 @@ export class Kubelet {
   private nodeUid?: string;
   private leaseExists = false;
   private readyAt = 0;
+  /** 1 on a new node; one more each time the agent starts again on an existing one (a reboot). */
+  private bootCount = 1;
   private lastReported = 0;
   private lastStatusJson = '';
   private heartbeat?: Timer;
@@ -80,6 +83,7 @@ export class Kubelet {
   async register(): Promise<void> {
     const { client, clock } = this.o;
     let node: KubeObject;
+    let previousBootID: string | undefined;
     try {
       node = await client.create(R.nodes, undefined, initialNode(this.profile) as unknown as KubeObject);
     } catch (err) {
@@ -87,13 +91,20 @@ export class Kubelet {
       // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
       node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata: { labels: this.labels } });
       // A restart is a reboot: the image store is on disk and survives it, so what the Node reported is still here.
-      for (const img of (node.status as NodeStatus | undefined)?.images ?? []) {
+      const before = node.status as NodeStatus | undefined;
+      for (const img of before?.images ?? []) {
         for (const n of img.names ?? []) if (!n.includes('@')) this.images.add(n);
       }
+      previousBootID = before?.nodeInfo?.bootID;
+      this.bootCount = previousBoot(this.profile, previousBootID) + 1;
     }
     this.nodeUid = node.metadata?.uid;
     this.readyAt = clock.now();
     await this.reportStatus(true);
+    const bootID = nodeInfo(this.profile, this.bootCount)!.bootID;
+    if (previousBootID && previousBootID !== bootID) {
+      this.o.events.event(nodeRef(this.name), 'Warning', 'Rebooted', rebootedMessage(this.name, bootID));
+    }
     await this.renew();
   }
 
@@ -128,7 +139,7 @@ export class Kubelet {
 
   private async reportStatus(force: boolean): Promise<void> {
     const now = this.o.clock.now();
-    const status = nodeStatus(this.profile, this.images, now, this.readyAt, 1);
+    const status = nodeStatus(this.profile, this.images, now, this.readyAt, this.bootCount);
     // Compare without heartbeat times: a change is written at once, an unchanged status every 5 minutes.
     const shape = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastHeartbeatTime: '' })) });
     if (!force && shape === this.lastStatusJson && now - this.lastReported < NODE_STATUS_REPORT_MS) return;

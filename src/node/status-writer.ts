@@ -88,8 +88,11 @@ export class StatusWriter {
     const { namespace, name } = splitKey(key);
     let retry = false;
     try {
-      // A merge patch of the whole status; the uid guards against writing onto a recreated pod of the same name.
-      await this.opts.client.patch(R.pods, namespace, name, 'merge', { metadata: { uid: slot.uid }, status }, { subresource: 'status' });
+      // A merge patch of the whole status; the uid guards against writing onto a recreated pod of the same name. A merge
+      // patch keeps what it does not mention, so addresses the pod no longer has (no sandbox after a reboot) are sent
+      // as null, which removes them, as the kubelet's patch from old to new status does.
+      const patch = { ...status, podIP: status.podIP ?? null, podIPs: status.podIPs ?? null };
+      await this.opts.client.patch(R.pods, namespace, name, 'merge', { metadata: { uid: slot.uid }, status: patch }, { subresource: 'status' });
     } catch (err) {
       if (!isNotFound(err)) {
         this.opts.logger.debug('pod status write failed; will retry', { pod: key, err: String(err) });
