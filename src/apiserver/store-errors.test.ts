@@ -3,7 +3,6 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WatchEvent } from '../api/types.js';
 import { STRATEGIES } from '../api/strategies/index.js';
 import { ControlPlane } from '../cluster/control-plane.js';
 import { StoreError } from '../storage/interfaces.js';
@@ -35,7 +34,7 @@ describe('storage errors as Status', () => {
     assert.equal(errorResponse(new StoreError('Unavailable', 'sqlite: disk I/O error'), silentLogger).status, 500);
   });
 
-  it('a watch from a resourceVersion the cache never reaches ends with a 504 Timeout carrying ResourceVersionTooLarge', async () => {
+  it('a watch from a resourceVersion the cache never reaches is answered 504 Timeout with ResourceVersionTooLarge', async () => {
     const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
     const cp = new ControlPlane({ clock, logger: silentLogger, strategies: STRATEGIES });
     await cp.start();
@@ -43,20 +42,20 @@ describe('storage errors as Status', () => {
       const client = cp.client();
       const configmaps = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
       const rv = Number((await client.list(configmaps, 'default')).metadata.resourceVersion);
-      const events: WatchEvent[] = [];
-      const stream = client.watch(configmaps, 'default', { resourceVersion: String(rv + 50) }, (ev) => events.push(ev));
+      const answer = client.transport.request({
+        method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: { watch: 'true', resourceVersion: String(rv + 50) },
+      });
       // waitFor polls the store's progress on the clock, so time moves in steps past its 3 s limit.
       for (let waited = 0; waited <= 3100; waited += 100) await clock.advance(100);
-      await (await stream).done;
-      // Once the stream has started, the error is its one event (kube-apiserver's watch handler writes it likewise).
-      assert.deepEqual(events, [{
-        type: 'ERROR',
-        object: {
-          kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 504, reason: 'Timeout',
-          message: `Timeout: Too large resource version: ${rv + 50}, current: ${rv}`,
-          details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
-        },
-      }]);
+      // The watch is refused before it starts: the HTTP answer itself, as cacher.Watch gives it.
+      const res = await answer;
+      assert.equal(res.status, 504);
+      assert.equal(res.headers?.['Retry-After'], '1');
+      assert.deepEqual(res.body, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 504, reason: 'Timeout',
+        message: `Timeout: Too large resource version: ${rv + 50}, current: ${rv}`,
+        details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+      });
     } finally {
       await cp.stop();
     }

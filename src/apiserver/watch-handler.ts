@@ -10,17 +10,20 @@ import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { first, isTrue } from './server.js';
 import { parseIncludeObject, toTable } from './table.js';
 import { storeErrorStatus } from './store-errors.js';
-import { startWatch, type WatchSink } from './watch.js';
+import { parseRV, startWatch, type WatchSink } from './watch.js';
 
-export function watchResponse(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): ServerResponse {
+export async function watchResponse(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
   const q = ctx.req.query ?? {};
   const filter = listFilter(ctx.decl, first(q.labelSelector), first(q.fieldSelector));
   const rendering = chooseRendering(ctx.req.accept);
   if (!rendering) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io');
   const rv = first(q.resourceVersion);
-  if (rv && !/^\d+$/.test(rv)) throw StatusError.badRequest(`resourceVersion: Invalid value: "${rv}": must be a valid resource version`);
+  const after = rv ? parseRV(rv) : 0; // 400 for anything but a resource version
   const timeout = first(q.timeoutSeconds);
   if (timeout !== undefined && !/^\d+$/.test(timeout)) throw StatusError.badRequest(`timeoutSeconds: Invalid value: "${timeout}": must be a non-negative integer`);
+  // A resourceVersion the cache has not reached: wait for it before the 200 goes out, so that giving up is the HTTP
+  // answer (504 Timeout, store-errors.ts), as cacher.Watch waits before it serves the watch.
+  if (after > ctx.rs.cache.revision()) await ctx.rs.cache.waitFor(after, 3000);
   const includeObject = parseIncludeObject(first(q.includeObject));
   const params = {
     namespace,

@@ -91,7 +91,8 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
   return stop;
 }
 
-function parseRV(rv: string): number {
+/** A resourceVersion query parameter as a revision; 400 for anything but a non-negative safe integer. */
+export function parseRV(rv: string): number {
   const n = Number(rv);
   if (!/^\d+$/.test(rv) || !Number.isSafeInteger(n)) {
     throw StatusError.badRequest(`resourceVersion: Invalid value: "${rv}": must be a valid resource version`);
