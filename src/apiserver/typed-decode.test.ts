@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { getComponentSchemas } from '../api/openapi/index.js';
-import { QUANTITY_FORMAT_ERROR } from '../api/quantity.js';
+import { QUANTITY_FORMAT_ERROR, QUANTITY_SUFFIX_ERROR } from '../api/quantity.js';
 import { typeMismatch } from './typed-decode.js';
 
 const schemas = getComponentSchemas();
@@ -33,6 +33,11 @@ test('a value of the wrong JSON type is found with encoding/json wording and its
     // Quantity.UnmarshalJSON fails its format check (apimachinery pkg/api/resource/quantity.go ErrFormatWrong).
     ['Quantity given a list', POD, pod({ containers: [{ name: 'c', resources: { limits: { cpu: [1] } } }] }),
       QUANTITY_FORMAT_ERROR, 'spec.containers[0].resources.limits[cpu]'],
+    // ...and it parses a string there and then, so a malformed one fails decoding too (ErrFormatWrong, ErrSuffix).
+    ['Quantity given a word', POD, pod({ containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }] }),
+      QUANTITY_FORMAT_ERROR, 'spec.containers[0].resources.requests[cpu]'],
+    ['Quantity with an unknown suffix', POD, pod({ containers: [{ name: 'c', resources: { requests: { memory: '5ki' } } }] }),
+      QUANTITY_SUFFIX_ERROR, 'spec.containers[0].resources.requests[memory]'],
     ['metadata as a string', 'io.k8s.api.core.v1.ConfigMap', { metadata: 'x' },
       'json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta', 'metadata'],
   ];

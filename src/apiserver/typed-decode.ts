@@ -3,7 +3,7 @@
 // with encoding/json's UnmarshalTypeError wording, e.g.
 // `json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container`.
 
-import { QUANTITY_FORMAT_ERROR } from '../api/quantity.js';
+import { parseQuantity, QUANTITY_FORMAT_ERROR, QuantityParseError } from '../api/quantity.js';
 import { resolveSchema as resolve, type SchemaNode as Node, type Schemas } from './schema-node.js';
 
 /** One value of the wrong type, located the way encoding/json's error context locates it. */
@@ -114,8 +114,17 @@ class Walker {
     const { node, def } = resolve(this.schemas, raw);
     if (!node || node['x-kubernetes-preserve-unknown-fields'] || (def && OPAQUE.has(def))) return undefined;
     if (def === QUANTITY) {
-      // Quantity.UnmarshalJSON takes a string or a bare number; anything else fails its format check.
-      return typeof value === 'string' || typeof value === 'number' ? undefined : this.fail(raw, value, { message: QUANTITY_FORMAT_ERROR });
+      // Quantity.UnmarshalJSON takes a string or a bare number and parses it there and then (ParseQuantity), so a
+      // malformed quantity fails decoding with ErrFormatWrong / ErrSuffix; anything else fails the format check.
+      if (typeof value === 'number') return undefined;
+      if (typeof value !== 'string') return this.fail(raw, value, { message: QUANTITY_FORMAT_ERROR });
+      try {
+        parseQuantity(value);
+        return undefined;
+      } catch (err) {
+        if (!(err instanceof QuantityParseError)) throw err;
+        return this.fail(raw, value, { message: err.message });
+      }
     }
     if (def === INT_OR_STRING) {
       // IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
