@@ -38,6 +38,9 @@ test('a value of the wrong JSON type is found with encoding/json wording and its
       QUANTITY_FORMAT_ERROR, 'spec.containers[0].resources.requests[cpu]'],
     ['Quantity with an unknown suffix', POD, pod({ containers: [{ name: 'c', resources: { requests: { memory: '5ki' } } }] }),
       QUANTITY_SUFFIX_ERROR, 'spec.containers[0].resources.requests[memory]'],
+    // encoding/json decodes []byte as base64 (encoding/base64 CorruptInputError).
+    ['Secret data that is not base64', 'io.k8s.api.core.v1.Secret', { data: { password: 'p@ssword' } },
+      'illegal base64 data at input byte 1', 'data[password]'],
     ['metadata as a string', 'io.k8s.api.core.v1.ConfigMap', { metadata: 'x' },
       'json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta', 'metadata'],
   ];

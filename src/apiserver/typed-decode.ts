@@ -4,6 +4,7 @@
 // `json: cannot unmarshal object into Go struct field PodSpec.spec.containers of type []v1.Container`.
 
 import { parseQuantity, QUANTITY_FORMAT_ERROR, QuantityParseError } from '../api/quantity.js';
+import { base64ErrorOffset, base64Message } from './go-base64.js';
 import { resolveSchema as resolve, type SchemaNode as Node, type Schemas } from './schema-node.js';
 
 /** One value of the wrong type, located the way encoding/json's error context locates it. */
@@ -183,8 +184,12 @@ class Walker {
         }
         return undefined;
       }
-      case 'string':
-        return typeof value === 'string' ? undefined : this.fail(raw, value);
+      case 'string': {
+        if (typeof value !== 'string') return this.fail(raw, value);
+        // A []byte field (Secret data, certificates) is base64 text that encoding/json decodes there and then.
+        const offset = node.format === 'byte' ? base64ErrorOffset(value) : undefined;
+        return offset === undefined ? undefined : this.fail(raw, value, { message: base64Message(offset) });
+      }
       case 'integer':
         return typeof value === 'number' && fitsInt(value, node.format) ? undefined : this.fail(raw, value);
       case 'number':
