@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  fieldSelector, formatLabelSelector, labelSelectorAsSelector, parseFieldSelector, parseSelector, validateLabelSelector,
-} from './labels.js';
+import { formatLabelSelector, labelSelectorAsSelector, parseSelector, validateLabelSelector } from './labels.js';
 
 const QN_ERR = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
@@ -76,24 +74,6 @@ test('validateLabelSelector paths and messages', () => {
     'spec.selector.matchExpressions[2].operator: Invalid value: "Near": not a valid selector operator',
     'spec.selector.matchExpressions[2].values[0]: Invalid value: "-": a valid label must be an empty string or consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyValue\',  or \'my_value\',  or \'12345\', regex used for validation is \'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?\')',
   ]);
-});
-
-test('field selectors', () => {
-  assert.deepEqual(parseFieldSelector('spec.nodeName=n1,status.phase!=Running,metadata.name==x'), [
-    { field: 'metadata.name', operator: '=', value: 'x' },
-    { field: 'spec.nodeName', operator: '=', value: 'n1' },
-    { field: 'status.phase', operator: '!=', value: 'Running' },
-  ]);
-  assert.deepEqual(parseFieldSelector('a=x\\,y'), [{ field: 'a', operator: '=', value: 'x,y' }]);
-  assert.deepEqual(parseFieldSelector(''), []);
-  assert.throws(() => parseFieldSelector('abc'), { message: "invalid selector: 'abc'; can't understand 'abc'" });
-  assert.throws(() => parseFieldSelector('a=b=c'), { message: 'invalid field selector: unescaped character in value: =' });
-  assert.throws(() => parseFieldSelector('a=b\\q'), { message: 'invalid field selector: invalid escape sequence: \\q' });
-  const fields: Record<string, string> = { 'spec.nodeName': 'n1', 'status.phase': 'Pending' };
-  const get = (f: string) => fields[f];
-  assert.equal(fieldSelector('spec.nodeName=n1,status.phase!=Running').matches(get), true);
-  assert.equal(fieldSelector('spec.nodeName=').matches(get), false);
-  assert.equal(fieldSelector('spec.other=').matches(get), true);
 });
 
 test('a selector matches `labels: null` as no labels (a stored object may hold the JSON null)', () => {

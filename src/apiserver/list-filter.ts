@@ -3,7 +3,8 @@
 
 import { StatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
-import { fieldSelector, parseSelector, SelectorError, unsupportedFieldMessage } from '../api/labels.js';
+import { fieldSelector, unsupportedFieldMessage } from '../api/field-selectors.js';
+import { parseSelector, SelectorError } from '../api/labels.js';
 import type { KubeObject } from '../api/types.js';
 
 export function listFilter(decl: ResourceDecl, labelSel?: string, fieldSel?: string): ((obj: KubeObject) => boolean) | undefined {
