@@ -2,7 +2,7 @@
 // `Rebooted` event when it changed (pkg/kubelet/nodestatus/setters.go MachineInfo).
 
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
-import { nodeInfo } from './node-object.js';
+import { bootIdFor } from './node-object.js';
 import type { NodeProfile } from './profile.js';
 
 /** Far more restarts than any data directory sees; past it the count starts over (the ID still changes). */
@@ -10,11 +10,11 @@ const MAX_BOOTS = 10_000;
 
 /**
  * The boot count that produced `previousBootID` (0 when there is none or it is not ours), so the next boot is one
- * more. Boot IDs are derived from the count (node-object.ts nodeInfo), so the count is found by deriving again.
+ * more. Boot IDs are derived from the count (node-object.ts bootIdFor), so the count is found by deriving again.
  */
 export function previousBoot(p: NodeProfile, previousBootID: string | undefined): number {
   if (!previousBootID) return 0;
-  for (let n = 1; n <= MAX_BOOTS; n++) if (nodeInfo(p, n)?.bootID === previousBootID) return n;
+  for (let n = 1; n <= MAX_BOOTS; n++) if (bootIdFor(p, n) === previousBootID) return n;
   return 0;
 }
 

@@ -12,7 +12,7 @@ import { HostLocalAllocator } from '../network/ipam/host-local.js';
 import { admitPod } from './admission.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
-import { initialNode, nodeInfo, nodeLabels, nodeStatus } from './node-object.js';
+import { bootIdFor, initialNode, nodeLabels, nodeStatus } from './node-object.js';
 import { nodeRef, previousBoot, rebootedMessage } from './boot.js';
 import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
@@ -101,7 +101,7 @@ export class Kubelet {
     this.nodeUid = node.metadata?.uid;
     this.readyAt = clock.now();
     await this.reportStatus(true);
-    const bootID = nodeInfo(this.profile, this.bootCount)!.bootID;
+    const bootID = bootIdFor(this.profile, this.bootCount);
     if (previousBootID && previousBootID !== bootID) {
       this.o.events.event(nodeRef(this.name), 'Warning', 'Rebooted', rebootedMessage(this.name, bootID));
     }

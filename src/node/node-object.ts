@@ -27,6 +27,11 @@ export function nodeLabels(p: NodeProfile): Record<string, string> {
   return { ...labels, ...p.labels };
 }
 
+/** The boot ID of a node's n-th boot: the boot count itself on Windows, a UUID derived from name and count on Linux. */
+export function bootIdFor(p: NodeProfile, bootCount: number): string {
+  return p.os === 'windows' ? String(bootCount) : uuid(hex(`${p.name}:boot:${bootCount}`, 32));
+}
+
 /** nodeInfo: machineID/systemUUID/bootID derived from the name so they are stable across agent restarts. */
 export function nodeInfo(p: NodeProfile, bootCount: number): NodeStatus['nodeInfo'] {
   const h = hex(`winkube-node:${p.name}`, 64);
@@ -35,7 +40,7 @@ export function nodeInfo(p: NodeProfile, bootCount: number): NodeStatus['nodeInf
   const minor = Number(/^v1\.(\d+)/.exec(p.kubeletVersion)?.[1] ?? 33);
   return {
     architecture: p.arch,
-    bootID: windows ? String(bootCount) : uuid(hex(`${p.name}:boot:${bootCount}`, 32)),
+    bootID: bootIdFor(p, bootCount),
     containerRuntimeVersion: p.containerRuntimeVersion,
     kernelVersion: p.kernelVersion,
     kubeProxyVersion: minor >= 33 ? '' : p.kubeletVersion,
