@@ -102,15 +102,15 @@ function checkShape<T>(body: T): T {
 function parseBody(raw: Buffer | string | unknown, contentType: string | undefined, patch: boolean): unknown {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string' && !Buffer.isBuffer(raw)) return raw; // in-process: already an object
-  if (Buffer.isBuffer(raw) && raw.length > 0 && (contentType ?? '').split(';')[0].trim().toLowerCase() === KUBE_PROTOBUF_CONTENT_TYPE) return decodeKubeProtobuf(raw).object;
+  const mediaType = mediaTypeOf(contentType);
+  if (Buffer.isBuffer(raw) && raw.length > 0 && mediaType === KUBE_PROTOBUF_CONTENT_TYPE) return decodeKubeProtobuf(raw).object;
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   if (text.trim() === '') return undefined;
-  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (!patch && mediaType && !BODY_TYPES.includes(mediaType)) {
     // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation NegotiateInputSerializer (errors.go NewUnsupportedMediaTypeError).
     throw new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${BODY_TYPES.join(', ')}`);
   }
-  const base = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
+  const base = mediaType || 'application/json';
   if (base === 'application/yaml' || base === 'application/apply-patch+yaml') {
     try {
       // JSON-compatible values only (as sigs.k8s.io/yaml converts YAML to JSON): no Buffer for !!binary, no Set,
@@ -152,8 +152,13 @@ export const PATCH_TYPES: Record<string, 'json' | 'merge' | 'strategic' | 'apply
   'application/apply-patch+yaml': 'apply',
 };
 
+/** A Content-Type's media type, lower-cased, without parameters ('' when absent). */
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
 export function patchTypeOf(contentType: string | undefined): 'json' | 'merge' | 'strategic' | 'apply' {
-  const base = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const base = mediaTypeOf(contentType);
   const t = PATCH_TYPES[base];
   if (!t) throw StatusError.unsupportedMediaType(base);
   return t;
