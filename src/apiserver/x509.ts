@@ -93,8 +93,8 @@ export function buildCertificate(spec: CertSpec): string {
   // Node signs ECDSA as a DER Ecdsa-Sig-Value and RSA as PKCS#1 v1.5, which is what these algorithm identifiers mean.
   const signature = sign('sha256', tbsDer, spec.signingKey);
   const cert = seq([
-    asn1.fromDer(fromBuffer(tbsDer)),
-    algorithmIdentifier(spec.signingKey),
+    tbs,
+    sigAlg,
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.BITSTRING, false, '\u0000' + fromBuffer(signature)),
   ]);
   return forge.pem.encode({ type: 'CERTIFICATE', body: asn1.toDer(cert).getBytes() });
