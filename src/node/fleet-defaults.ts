@@ -41,10 +41,29 @@ export const DEFAULT_ADDRESSING: Addressing = { clusterCIDR: '10.244.0.0/16', no
 
 /** Pod CIDR and internal IP of the i-th node: 10.244.<i>.0/24 and 172.18.0.<i+2> with the defaults. */
 export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING): { podCIDR: string; internalIP: string } {
+  const clusterCidr = parseCidr(a.clusterCIDR);
+  const subnets = 2 ** (a.nodeCIDRMaskSize - clusterCidr.prefix);
+  if (index >= subnets) {
+    // The node IPAM controller's cidrset would run out here too ("CIDR allocation failed"); say how to widen it.
+    throw new Error(`node ${index + 1} needs a pod CIDR, but clusterCIDR ${a.clusterCIDR} holds only ${subnets} /${a.nodeCIDRMaskSize} node subnets: set addressing.clusterCIDR (e.g. 10.0.0.0/8) or a larger addressing.nodeCIDRMaskSize`);
+  }
+  const hosts = 2 ** (32 - parseCidr(a.nodeNetwork).prefix) - 2;
+  if (index + 2 > hosts) {
+    throw new Error(`node ${index + 1} needs an address, but nodeNetwork ${a.nodeNetwork} holds only ${hosts - 1} node addresses: set a wider addressing.nodeNetwork`);
+  }
   return {
-    podCIDR: formatCidr(nthSubnet(parseCidr(a.clusterCIDR), a.nodeCIDRMaskSize, index)),
+    podCIDR: formatCidr(nthSubnet(clusterCidr, a.nodeCIDRMaskSize, index)),
     internalIP: nthHost(parseCidr(a.nodeNetwork), index + 2),
   };
+}
+
+/**
+ * The defaults' addresses only where the caller gives none: a fleet file computes addresses from its own addressing
+ * and passes them in, so the default 10.244.0.0/16 must not be consulted (it holds only 256 nodes).
+ */
+function defaultAddresses(index: number, over: Partial2<NodeProfile>): { podCIDR: string; internalIP: string } {
+  const { podCIDR, internalIP } = over;
+  return podCIDR !== undefined && internalIP !== undefined ? { podCIDR, internalIP } : addressesFor(index);
 }
 
 type Partial2<T> = { [K in keyof T]?: T[K] };
@@ -69,7 +88,7 @@ export function linuxProfile(name: string, index: number, over: Partial2<NodePro
     taints: [],
     roles: [],
     preloadedImages: ['registry.k8s.io/pause:3.10'],
-    ...addressesFor(index),
+    ...defaultAddresses(index, over),
     ...over,
   };
 }
@@ -100,7 +119,7 @@ export function windowsProfile(name: string, index: number, build: string, over:
     taints: [],
     roles: [],
     preloadedImages: windowsPreloadedImages(build),
-    ...addressesFor(index),
+    ...defaultAddresses(index, over),
     ...over,
   };
 }

@@ -36,6 +36,19 @@ test('custom addressing', () => {
   assert.deepEqual(fleet.map((p) => [p.podCIDR, p.internalIP]), [['10.0.0.0/24', '192.168.0.2'], ['10.0.1.0/24', '192.168.0.3']]);
 });
 
+test('fleets larger than the default addressing start with their own addressing (issue 11)', () => {
+  const fleet = parseFleet(`
+addressing: {clusterCIDR: 10.0.0.0/8}
+nodes:
+  - {name: lin, count: 3000}
+  - {name: win, count: 2000, os: windows, windowsBuild: 10.0.20348, taints: [{key: os, value: windows, effect: NoSchedule}]}
+`);
+  assert.equal(fleet.length, 5000);
+  assert.equal(fleet[4999].podCIDR, '10.19.135.0/24');
+  assert.equal(fleet[4999].internalIP, '172.18.19.137');
+  assert.equal(new Set(fleet.map((p) => p.podCIDR)).size, 5000, 'every node gets its own pod CIDR');
+});
+
 const bad: { name: string; doc: string; want: RegExp }[] = [
   { name: 'not yaml', doc: 'nodes: [', want: /<document>: Invalid value/ },
   { name: 'no nodes', doc: 'kind: NodeFleet', want: /nodes: Required value/ },
@@ -58,7 +71,8 @@ const bad: { name: string; doc: string; want: RegExp }[] = [
   { name: 'hyperv on linux', doc: 'nodes: [{name: a, isolation: hyperv}]', want: /nodes\[0\]\.isolation: Unsupported value: "hyperv"/ },
   { name: 'podCIDR with count', doc: 'nodes: [{name: a, count: 2, podCIDR: 10.1.0.0/24}]', want: /nodes\[0\]\.podCIDR: Forbidden/ },
   { name: 'bad cidr', doc: 'nodes: [{name: a, podCIDR: 10.1.0.1/24}]', want: /nodes\[0\]\.podCIDR: Invalid value: "10.1.0.1\/24": invalid CIDR/ },
-  { name: 'too many nodes for the cluster CIDR', doc: 'nodes: [{name: a, count: 300}]', want: /nodes\[0\]\.count: Invalid value: 300: subnet index 256 out of range/ },
+  { name: 'too many nodes for the cluster CIDR', doc: 'nodes: [{name: a, count: 300}]', want: /nodes\[0\]\.count: Invalid value: 300: node 257 needs a pod CIDR, but clusterCIDR 10.244.0.0\/16 holds only 256 \/24 node subnets: set addressing.clusterCIDR/ },
+  { name: 'too many nodes for the node network', doc: 'addressing: {clusterCIDR: 10.0.0.0/8, nodeNetwork: 172.18.0.0/24}\nnodes: [{name: a, count: 300}]', want: /nodes\[0\]\.count: Invalid value: 300: node 254 needs an address, but nodeNetwork 172.18.0.0\/24 holds only 253 node addresses/ },
 ];
 
 for (const c of bad) {

@@ -55,7 +55,7 @@ test('addressing: 10.244.<i>.0/24 and 172.18.0.<i+2>, continuing past 254 nodes'
   assert.deepEqual(addressesFor(0), { podCIDR: '10.244.0.0/24', internalIP: '172.18.0.2' });
   assert.deepEqual(addressesFor(4), { podCIDR: '10.244.4.0/24', internalIP: '172.18.0.6' });
   assert.deepEqual(addressesFor(255), { podCIDR: '10.244.255.0/24', internalIP: '172.18.1.1' });
-  assert.throws(() => addressesFor(256), /out of range/);
+  assert.throws(() => addressesFor(256), /holds only 256 \/24 node subnets/);
 });
 
 test('default fleet: names, OSes, builds, control-plane taint', () => {
