@@ -2,13 +2,16 @@
 // size limit, hands requests to the API server core and writes JSON answers and watch streams.
 
 import http2 from 'node:http2';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { StatusError } from '../api/errors.js';
 import type { WatchEvent } from '../api/types.js';
 import type { Logger } from '../util/log.js';
 import type { UserInfo } from './admission/interfaces.js';
-import { isWatchResponse, type ServerRequest } from './interfaces.js';
+import { isWatchResponse, type ServerRequest, type ServerResponse } from './interfaces.js';
+import { isKubeletProxy, kubeletErrorStatus, requestKubelet, upgradeToKubelet, type KubeletTarget } from './kubelet-proxy.js';
 import type { ApiServer } from './server.js';
 
 export interface HttpServerConfig {
@@ -44,6 +47,8 @@ export class HttpFrontEnd {
       allowHTTP1: true,
     });
     server.on('request', (req: Req, res: Res) => void this.serve(req, res));
+    // exec, attach and port-forward arrive as HTTP/1.1 upgrades (SPDY/3.1 or WebSocket) and go on to the kubelet.
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     server.on('sessionError', () => {});
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -65,7 +70,58 @@ export class HttpFrontEnd {
     });
   }
 
-  private authenticate(req: Req): UserInfo | undefined {
+  /**
+   * Streams a kubelet answer back (pods/log with follow, node proxy). A failed pods/log answer becomes a Status, as
+   * kube-apiserver's response checker makes one from the kubelet's text.
+   */
+  private async proxyToKubelet(req: Req, res: Res, target: KubeletTarget): Promise<void> {
+    const creds = this.cfg.api.cfg.kubeletClient;
+    if (!creds) throw StatusError.serviceUnavailable('the API server has no kubelet client credentials');
+    const upstream = await requestKubelet(target, creds);
+    const status = upstream.statusCode ?? 502;
+    if (status >= 300 && target.statusFromBody) {
+      const chunks: Buffer[] = [];
+      for await (const c of upstream) chunks.push(c as Buffer);
+      throw kubeletErrorStatus(status, Buffer.concat(chunks).toString());
+    }
+    const headers: Record<string, string> = { 'content-type': upstream.headers['content-type'] ?? 'text/plain' };
+    if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
+    res.writeHead(status, headers);
+    (res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
+    const stop = () => upstream.destroy();
+    req.on('close', stop);
+    res.on('close', stop);
+    upstream.on('data', (c: Buffer) => res.write(c));
+    await new Promise<void>((resolve) => {
+      upstream.on('end', resolve);
+      upstream.on('close', resolve);
+      upstream.on('error', resolve);
+    });
+    if (!res.writableEnded) res.end();
+  }
+
+  /** An upgrade (exec, attach, port-forward): checked by the core like any request, then spliced to the kubelet. */
+  private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    let out: ServerResponse;
+    try {
+      out = await this.cfg.api.handleRequest(this.toServerRequest(req));
+    } catch (err) {
+      out = { status: 500, body: (err instanceof StatusError ? err : StatusError.internal(String(err))).toStatus() };
+      if (err instanceof StatusError) out.status = err.code;
+    }
+    if (isKubeletProxy(out) && this.cfg.api.cfg.kubeletClient) {
+      upgradeToKubelet(out.kubelet, this.cfg.api.cfg.kubeletClient, req, socket, head);
+      return;
+    }
+    const body = isKubeletProxy(out) || isWatchResponse(out)
+      ? JSON.stringify(StatusError.badRequest('this request cannot be upgraded').toStatus())
+      : Buffer.isBuffer(out.body) || typeof out.body === 'string' ? String(out.body) : JSON.stringify(out.body);
+    const status = isKubeletProxy(out) || isWatchResponse(out) ? 400 : out.status;
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+
+  private authenticate(req: Req | IncomingMessage): UserInfo | undefined {
     const socket = req.socket as TLSSocket;
     if (socket.authorized) {
       const cert = socket.getPeerCertificate();
@@ -78,30 +134,40 @@ export class HttpFrontEnd {
     return undefined;
   }
 
+  /** The core's view of an HTTP request, authenticated; the body is read by the caller when there is one. */
+  private toServerRequest(req: Req | IncomingMessage): ServerRequest {
+    // Not `new URL(...)`: it throws on some request targets ("//") and resolves "." and ".." segments, so a request
+    // could name another path than the one authorised. The core decodes the path's segments itself.
+    const target = req.url || '/';
+    const q = target.indexOf('?');
+    const pathname = q < 0 ? target : target.slice(0, q);
+    const user = this.authenticate(req);
+    if (!user && !ANONYMOUS_PATHS.test(pathname)) throw StatusError.unauthorized();
+    const query: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(q < 0 ? '' : target.slice(q + 1))) {
+      const prev = query[k];
+      query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    const method = (req.method ?? 'GET').toUpperCase() as ServerRequest['method'];
+    return {
+      method, path: pathname, query, user,
+      contentType: header(req, 'content-type'), accept: header(req, 'accept'), userAgent: header(req, 'user-agent'),
+    };
+  }
+
   private async serve(req: Req, res: Res): Promise<void> {
     const started = Date.now();
     try {
-      // Not `new URL(...)`: it throws on some request targets ("//") and resolves "." and ".." segments, so a request
-      // could name another path than the one authorised. The core decodes the path's segments itself.
-      const target = req.url || '/';
-      const q = target.indexOf('?');
-      const url = { pathname: q < 0 ? target : target.slice(0, q), searchParams: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
-      const user = this.authenticate(req);
-      if (!user && !ANONYMOUS_PATHS.test(url.pathname)) throw StatusError.unauthorized();
-      const query: Record<string, string | string[]> = {};
-      for (const [k, v] of url.searchParams) {
-        const prev = query[k];
-        query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-      }
-      const method = (req.method ?? 'GET').toUpperCase() as ServerRequest['method'];
-      const body = method === 'GET' ? undefined : await this.readBody(req);
-      const sreq: ServerRequest = {
-        method, path: url.pathname, query, body, user,
-        contentType: header(req, 'content-type'), accept: header(req, 'accept'), userAgent: header(req, 'user-agent'),
-      };
-      const out = await this.cfg.api.handle(sreq);
+      const sreq = this.toServerRequest(req);
+      const { method } = sreq;
+      if (method !== 'GET') sreq.body = await this.readBody(req);
+      const out = await this.cfg.api.handleRequest(sreq);
       if (isWatchResponse(out)) {
         await this.stream(req, res, out.contentType, out.watch);
+        return;
+      }
+      if (isKubeletProxy(out)) {
+        await this.proxyToKubelet(req, res, out.kubelet);
         return;
       }
       const payload = Buffer.isBuffer(out.body) ? out.body : typeof out.body === 'string' ? Buffer.from(out.body) : Buffer.from(JSON.stringify(out.body));
@@ -109,7 +175,7 @@ export class HttpFrontEnd {
       for (const [k, v] of Object.entries(out.headers ?? {})) headers[k] = headerValue(v);
       res.writeHead(out.status, headers);
       res.end(payload);
-      this.cfg.logger.debug('request', { method, path: url.pathname, status: out.status, ms: Date.now() - started });
+      this.cfg.logger.debug('request', { method, path: sreq.path, status: out.status, ms: Date.now() - started });
     } catch (err) {
       const e = err instanceof StatusError ? err : StatusError.internal(String(err));
       if (!(err instanceof StatusError)) this.cfg.logger.error('request failed', { err: String(err) });
@@ -185,7 +251,7 @@ function headerValue(v: string): string {
   return /[^\x00-\x7f]/.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
 }
 
-function header(req: Req, name: string): string | undefined {
+function header(req: Req | IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(',') : v;
 }

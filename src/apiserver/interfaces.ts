@@ -6,6 +6,7 @@ import type { KubeObject } from '../api/types.js';
 import type { ApiRequest, ApiResponse } from '../client/interfaces.js';
 import type { AdmissionLookup, UserInfo } from './admission/interfaces.js';
 import type { WatchSink } from './watch.js';
+import type { KubeletProxyResponse } from './kubelet-proxy.js';
 
 export interface ServerRequest extends ApiRequest {
   user?: UserInfo;
@@ -20,7 +21,7 @@ export interface WatchResponse {
   watch(sink: WatchSink): Promise<() => void>;
 }
 
-export type ServerResponse = ApiResponse | WatchResponse;
+export type ServerResponse = ApiResponse | WatchResponse | KubeletProxyResponse;
 
 export function isWatchResponse(r: ServerResponse): r is WatchResponse {
   return typeof (r as WatchResponse).watch === 'function';
@@ -44,11 +45,6 @@ export interface OpenApiProvider {
   /** Unknown-field paths of `obj` against its schema, e.g. ["spec.foo"], for fieldValidation. */
   /** Paths of fields the resource's schema does not have; `prune` also deletes them from `obj`. */
   unknownFields?(decl: ResourceDecl, obj: unknown, prune?: boolean): string[];
-}
-
-/** Serves proxied node endpoints (e.g. /api/v1/nodes/<n>/proxy/configz) and pod logs from the node agents. */
-export interface NodeProxy {
-  handle(node: string, path: string[], req: ServerRequest): Promise<ApiResponse>;
 }
 
 /**

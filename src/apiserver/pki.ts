@@ -15,6 +15,10 @@ export interface ClusterPki {
   ca: CertPair;
   server: CertPair;
   admin: CertPair;
+  /** The API server's client certificate towards kubelets (kube-apiserver --kubelet-client-certificate). */
+  kubeletClient: CertPair;
+  /** The node agents' kubelet serving certificate (loopback addresses; kubelets serve on 127.0.0.1). */
+  kubeletServer: CertPair;
 }
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -86,5 +90,7 @@ export function loadOrCreatePki(dir: string, serverIps: string[]): ClusterPki {
   const ca = pair('ca', () => createCa());
   const server = pair('apiserver', () => issueCert(ca, { cn: 'kube-apiserver', server: { dns: SERVER_DNS, ips: serverIps } }));
   const admin = pair('admin', () => issueCert(ca, { cn: 'kubernetes-admin', orgs: ['system:masters'] }));
-  return { ca, server, admin };
+  const kubeletClient = pair('apiserver-kubelet-client', () => issueCert(ca, { cn: 'kube-apiserver-kubelet-client', orgs: ['system:masters'] }));
+  const kubeletServer = pair('kubelet', () => issueCert(ca, { cn: 'winkube-kubelet', server: { dns: ['localhost'], ips: ['127.0.0.1', '::1'] } }));
+  return { ca, server, admin, kubeletClient, kubeletServer };
 }

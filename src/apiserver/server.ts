@@ -14,7 +14,9 @@ import type { Logger } from '../util/log.js';
 import { AdmissionChain, type AdmissionLookup, type UserInfo } from './admission/interfaces.js';
 import type { Authorizer } from './authz/interfaces.js';
 import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
-import type { NodeProxy, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
+import { fetchKubelet, isKubeletProxy, kubeletErrorStatus, type KubeletClientTls, type KubeletTarget } from './kubelet-proxy.js';
+import type { WatchResponse } from './interfaces.js';
+import type { OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { ResourceHandler } from './resource-handler.js';
@@ -32,7 +34,8 @@ export interface ApiServerConfig {
   /** Decides who may do what; AlwaysAllow when absent. */
   authorizer?: Authorizer;
   openapi?: OpenApiProvider;
-  nodeProxy?: NodeProxy;
+  /** The API server's client certificate towards kubelets (logs, exec, attach, port-forward, node proxy). */
+  kubeletClient?: KubeletClientTls;
   /** Per-resource storage work keyed `<plural>` or `<group>/<plural>` (e.g. Service IP allocation). */
   storageHooks?: Record<string, StorageHook>;
   /** host:port clients reach this server on (discovery's serverAddressByClientCIDRs). */
@@ -103,13 +106,34 @@ export class ApiServer {
     return this.storesByResource.get(`${group}/${resource}`);
   }
 
-  /** Handles one request; never throws: errors become Status responses. */
-  async handle(req: ServerRequest): Promise<ServerResponse> {
+  /**
+   * Handles one request; never throws: errors become Status responses. Kubelet answers (logs, node proxy) are read
+   * whole, for callers without streams (the in-process transport); the HTTP front end uses handleRequest.
+   */
+  async handle(req: ServerRequest): Promise<ApiResponse | WatchResponse> {
+    const res = await this.handleRequest(req);
+    if (!isKubeletProxy(res)) return res;
+    try {
+      return await this.readKubelet(res.kubelet);
+    } catch (err) {
+      return errorResponse(err, this.cfg.logger);
+    }
+  }
+
+  /** Handles one request; kubelet-bound requests come back as the target for the caller to proxy. */
+  async handleRequest(req: ServerRequest): Promise<ServerResponse> {
     try {
       return await this.route(req);
     } catch (err) {
       return errorResponse(err, this.cfg.logger);
     }
+  }
+
+  private async readKubelet(t: KubeletTarget): Promise<ApiResponse> {
+    if (!this.cfg.kubeletClient) throw StatusError.serviceUnavailable('the API server has no kubelet client credentials');
+    const res = await fetchKubelet(t, this.cfg.kubeletClient);
+    if (res.status >= 300 && t.statusFromBody) throw kubeletErrorStatus(res.status, res.body.toString());
+    return { status: res.status, body: res.body, contentType: res.contentType };
   }
 
   private async route(req: ServerRequest): Promise<ServerResponse> {

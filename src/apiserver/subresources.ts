@@ -12,6 +12,8 @@ import { rfc3339Seconds } from '../util/clock.js';
 import { json } from './server.js';
 import { checkKind, checkTypes, decodeObject } from './request-body.js';
 import { writeHooks } from './write-hooks.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { logTarget, nodeProxyTarget, portForwardTarget, streamTarget } from './kubelet-locations.js';
 
 export async function handleSubresource(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
   const { info, decl } = ctx;
@@ -26,15 +28,22 @@ export async function handleSubresource(h: ResourceHandler, ctx: RequestContext,
   if (sub === 'binding' && decl.subresources?.extra?.includes('binding') && verb === 'create') return bind(h, ctx, namespace!);
   if (sub === 'eviction' && decl.subresources?.extra?.includes('eviction') && verb === 'create') return evict(h, ctx, namespace!);
   if (sub === 'finalize' && decl.subresources?.extra?.includes('finalize') && verb === 'update') return finalize(h, ctx);
-  if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && decl.kind === 'Node' && h.cfg.nodeProxy) {
-    await ctx.rs.get(undefined, info.name);
-    return h.cfg.nodeProxy.handle(info.name, info.rest, ctx.req);
+  if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && decl.kind === 'Node') {
+    return { kubelet: nodeProxyTarget(await ctx.rs.get(undefined, info.name), info.rest, ctx.req.query) };
   }
-  if (sub === 'log' && decl.subresources?.extra?.includes('log') && h.cfg.nodeProxy) {
-    const pod = await ctx.rs.get(namespace, info.name);
-    const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-    if (!node) throw StatusError.badRequest(`pod ${info.name} does not have a host assigned`);
-    return h.cfg.nodeProxy.handle(node, ['containerLogs', namespace!, info.name], ctx.req);
+  if (decl.kind === 'Pod' && (sub === 'log' || sub === 'exec' || sub === 'attach' || sub === 'portforward')) {
+    const allowed = sub === 'log' ? ['get'] : ['get', 'create'];
+    if (!allowed.includes(verb)) throw StatusError.methodNotAllowed(verb, decl.group, `${decl.plural}/${sub}`);
+    const pod = await ctx.rs.get(namespace, info.name) as unknown as Pod;
+    const nodeName = pod.spec?.nodeName;
+    const node = nodeName ? await h.server.storeFor('', 'nodes')!.get(undefined, nodeName) : undefined;
+    const q = ctx.req.query;
+    if (sub === 'log') {
+      const target = logTarget(pod, node, q);
+      // A pod no node has taken yet has no log: kube-apiserver streams nothing.
+      return target ? { kubelet: target } : { status: 200, body: '', contentType: 'text/plain' };
+    }
+    return { kubelet: sub === 'portforward' ? portForwardTarget(pod, node, q) : streamTarget(sub, pod, node, q) };
   }
   if (!decl.subresources || ![...(decl.subresources.extra ?? []), decl.subresources.status ? 'status' : '', decl.subresources.scale ? 'scale' : ''].includes(sub)) {
     throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});

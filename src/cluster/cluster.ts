@@ -40,7 +40,10 @@ export class Cluster {
   constructor(private readonly cfg: ClusterConfig) {
     this.clock = cfg.clock ?? new RealClock();
     this.pki = loadOrCreatePki(cfg.dataDir, ['127.0.0.1', '::1', '10.96.0.1']);
-    this.controlPlane = new ControlPlane({ dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES });
+    this.controlPlane = new ControlPlane({
+      dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES,
+      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert },
+    });
     this.http = new HttpFrontEnd({
       api: this.controlPlane.api,
       logger: cfg.logger.child('http'),
@@ -69,6 +72,7 @@ export class Cluster {
     step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
     this.components = await startComponents({
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
+      kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
     });
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({

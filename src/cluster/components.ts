@@ -6,6 +6,7 @@ import { createEventRecorder } from '../client/event-recorder.js';
 import { InformerFactory } from '../client/informer.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { NodeAgent } from '../node/agent.js';
+import type { KubeletServerTls } from '../node/server/kubelet-server.js';
 import { defaultFleet } from '../node/fleet-defaults.js';
 import { parseFleet } from '../node/fleet.js';
 import type { NodeProfile } from '../node/profile.js';
@@ -23,6 +24,8 @@ export interface ComponentsConfig {
   /** Profiles given directly (tests); wins over fleetFile. */
   profiles?: NodeProfile[];
   progress?: (step: string) => void;
+  /** TLS of the node agent's kubelet server; without it logs, exec and port-forward are not served. */
+  kubeletServerTls?: KubeletServerTls;
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
 }
@@ -72,9 +75,8 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   }
   if (run.nodes && profiles.length) {
     const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
-    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles });
+    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls });
     await agent.start();
-    controlPlane.setNodeProxy({ handle: (node, path) => agent.proxy(node, path) });
     stops.push(() => agent.stop());
     out.nodes = agent;
     out.nodeCount = profiles.length;

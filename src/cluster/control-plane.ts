@@ -17,7 +17,7 @@ import { AllocationRepair } from '../apiserver/allocators/repair.js';
 import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
 import { alwaysAllow } from '../apiserver/authz/always-allow.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
-import type { NodeProxy } from '../apiserver/interfaces.js';
+import type { KubeletClientTls } from '../apiserver/kubelet-proxy.js';
 import { createPatcher } from '../apiserver/patcher.js';
 import { ApiServer } from '../apiserver/server.js';
 import type { Store } from '../storage/interfaces.js';
@@ -38,6 +38,8 @@ export interface ControlPlaneConfig {
   advertisePort?: number;
   store?: Store;
   watchCacheSize?: number;
+  /** Client certificate for reaching kubelets (logs, exec, port-forward, node proxy). */
+  kubeletClient?: KubeletClientTls;
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -50,7 +52,6 @@ export class ControlPlane {
   readonly allocator: ServiceAllocator;
   /** Rebuilds the stored ClusterIP and NodePort bitmaps from the Services: at start, then every 3 minutes. */
   readonly allocationRepair: AllocationRepair;
-  private nodeProxy?: NodeProxy;
 
   constructor(private readonly cfg: ControlPlaneConfig) {
     if (cfg.store) {
@@ -80,7 +81,7 @@ export class ControlPlane {
       authorizer: alwaysAllow(),
       openapi,
       watchCacheSize: cfg.watchCacheSize,
-      nodeProxy: { handle: (node, path, req) => this.proxy(node, path, req) },
+      kubeletClient: cfg.kubeletClient,
       storageHooks: {
         services: {
           beforeWrite: (obj, old, _lookup, dryRun) => this.allocator.allocate(obj, old, dryRun),
@@ -94,18 +95,6 @@ export class ControlPlane {
       // A consistent list: ResourceStore.list waits until the watch cache has caught up with the store.
       listServices: async () => (await services.list(undefined)).items,
     });
-  }
-
-  /** Node agents register here to answer /api/v1/nodes/<n>/proxy/... and pod logs. */
-  setNodeProxy(proxy: NodeProxy): void {
-    this.nodeProxy = proxy;
-  }
-
-  private proxy(node: string, path: string[], req: Parameters<NodeProxy['handle']>[2]) {
-    if (!this.nodeProxy) {
-      return Promise.resolve({ status: 503, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'ServiceUnavailable', code: 503, message: `no node agent serves node "${node}"` } });
-    }
-    return this.nodeProxy.handle(node, path, req);
   }
 
   /** A client that talks to this API server without sockets. */

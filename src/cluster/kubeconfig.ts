@@ -6,7 +6,7 @@ import type { ClusterPki } from '../apiserver/pki.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-export function kubeconfigYaml(server: string, pki: ClusterPki, name = 'winkube'): string {
+export function kubeconfigYaml(server: string, pki: Pick<ClusterPki, 'ca' | 'admin'>, name = 'winkube'): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
@@ -19,7 +19,7 @@ export function kubeconfigYaml(server: string, pki: ClusterPki, name = 'winkube'
 }
 
 /** Written atomically (temp file + rename) so a script waiting for the file never reads half of it. */
-export function writeKubeconfig(path: string, server: string, pki: ClusterPki): void {
+export function writeKubeconfig(path: string, server: string, pki: Pick<ClusterPki, 'ca' | 'admin'>): void {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, kubeconfigYaml(server, pki), { mode: 0o600 });
   renameSync(tmp, path);

@@ -15,8 +15,8 @@ import { ACTIONS } from './stages/actions.js';
 import { StageEngine } from './stages/engine.js';
 import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
-import { kubeletConfigz } from './configz.js';
 import { StatusWriter } from './status-writer.js';
+import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
 
 export const NODE_NAME_INDEX = 'spec.nodeName';
 
@@ -33,6 +33,8 @@ export interface NodeAgentOptions {
   timings?: StageTimings;
   /** Nodes registered at once during start(). */
   registerConcurrency?: number;
+  /** TLS of the kubelet server (logs, exec, attach, port-forward, node proxy); no server when absent. */
+  serverTls?: KubeletServerTls;
 }
 
 export class NodeAgent {
@@ -41,6 +43,7 @@ export class NodeAgent {
   private readonly ownsInformers: boolean;
   private readonly podInformer: Informer<KubeObject>;
   private readonly statusWriter: StatusWriter;
+  private readonly server?: KubeletServer;
 
   constructor(private readonly o: NodeAgentOptions) {
     const names = new Set<string>();
@@ -54,16 +57,21 @@ export class NodeAgent {
     this.podInformer = this.informers.for(R.pods);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
+    if (o.serverTls) {
+      this.server = new KubeletServer({ tls: o.serverTls, logger: logger.child('kubelet-server'), kubelet: (n) => this.kubelets.get(n), now: () => o.clock.now() });
+    }
+    const serverEndpoint = () => (this.server?.port ? `127.0.0.1:${this.server.port}` : undefined);
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings,
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint,
       }));
     }
   }
 
   /** Registers every node (Ready), then starts heartbeats and pod handling. Resolves when all nodes are Ready. */
   async start(): Promise<void> {
+    await this.server?.listen();
     const all = [...this.kubelets.values()];
     const width = this.o.registerConcurrency ?? 16;
     let next = 0;
@@ -87,20 +95,12 @@ export class NodeAgent {
   stop(): void {
     for (const k of this.kubelets.values()) k.stop();
     if (this.ownsInformers) this.informers.stop();
+    void this.server?.close();
   }
 
-  /**
-   * Answers the node endpoints the API server proxies (`/api/v1/nodes/<n>/proxy/<path>`), as the kubelet's HTTPS
-   * server does: /configz, /healthz.
-   */
-  async proxy(node: string, path: string[]): Promise<{ status: number; body: unknown; contentType?: string }> {
-    const k = this.kubelets.get(node);
-    if (!k) return { status: 503, body: notFoundStatus(`no kubelet for node "${node}" in this agent`) };
-    switch (path.join('/')) {
-      case 'configz': return { status: 200, body: kubeletConfigz(k.profile) };
-      case 'healthz': return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
-      default: return { status: 404, body: '404 page not found\n', contentType: 'text/plain; charset=utf-8' };
-    }
+  /** host:port of the kubelet server, once listening. */
+  get serverEndpoint(): string | undefined {
+    return this.server?.port ? `127.0.0.1:${this.server.port}` : undefined;
   }
 
   kubelet(name: string): Kubelet | undefined {
@@ -116,10 +116,6 @@ export class NodeAgent {
     const node = p.spec?.nodeName;
     return node ? this.kubelets.get(node) : undefined;
   }
-}
-
-function notFoundStatus(message: string): object {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'ServiceUnavailable', code: 503 };
 }
 
 /** Informer objects are untyped KubeObjects; pods from the pods informer are Pods. */

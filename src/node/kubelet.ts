@@ -13,6 +13,7 @@ import { admitPod } from './admission.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
 import { bootIdFor, initialNode, nodeLabels, nodeStatus } from './node-object.js';
+import { KUBELET_SERVER_ANNOTATION } from '../api/well-known.js';
 import { nodeRef, previousBoot, rebootedMessage } from './boot.js';
 import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
@@ -23,6 +24,8 @@ import type { PodRuntime } from './runtime-state.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
+import { ContainerLog } from './logs/container-log.js';
+import { containerLogTarget } from './logs/log-status.js';
 import type { StatusWriter } from './status-writer.js';
 
 /** nodeStatusUpdateFrequency (checked for changes) and nodeStatusReportFrequency (written regardless). */
@@ -38,6 +41,8 @@ export interface KubeletOptions {
   statusWriter: StatusWriter;
   events: EventRecorder;
   timings?: StageTimings;
+  /** host:port of the agent's kubelet server, announced on the Node for the API server. */
+  serverEndpoint?: () => string | undefined;
 }
 
 export class Kubelet {
@@ -85,11 +90,13 @@ export class Kubelet {
     let node: KubeObject;
     let previousBootID: string | undefined;
     try {
-      node = await client.create(R.nodes, undefined, initialNode(this.profile) as unknown as KubeObject);
+      node = await client.create(R.nodes, undefined, initialNode(this.profile, this.o.serverEndpoint?.()) as unknown as KubeObject);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
-      node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata: { labels: this.labels } });
+      const endpoint = this.o.serverEndpoint?.();
+      const metadata = { labels: this.labels, ...(endpoint ? { annotations: { [KUBELET_SERVER_ANNOTATION]: endpoint } } : {}) };
+      node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata });
       // A restart is a reboot: the image store is on disk and survives it, so what the Node reported is still here.
       const before = node.status as NodeStatus | undefined;
       for (const img of before?.images ?? []) {
@@ -185,6 +192,23 @@ export class Kubelet {
     const key = objectKey(pod as { metadata: { name?: string; namespace?: string } });
     const rec = this.pods.get(key);
     if (rec && rec.uid === pod.metadata?.uid) this.cleanup(rec);
+  }
+
+  /** The log `kubectl logs` reads for a container of a pod on this node, or the kubelet's reason there is none. */
+  containerLog(namespace: string, name: string, container: string, previous: boolean): { log?: ContainerLog; error?: string; status: number } {
+    const rec = this.pods.get(`${namespace}/${name}`);
+    if (!rec) return { status: 404, error: `pod "${name}" does not exist` };
+    const target = containerLogTarget(name, rec.reported ?? rec.pod.status, container, previous);
+    if ('error' in target) return { status: 400, error: target.error };
+    const c = rec.containers.find((x) => x.name === container);
+    const log = [c?.log, c?.previousLog].find((l) => l && l.containerID === target.containerID);
+    // A log from before an agent restart is not kept: it reads as empty.
+    return { status: 200, log: log ?? new ContainerLog(target.containerID, () => this.o.clock.now()) };
+  }
+
+  /** The pods the kubelet runs, as its /pods endpoint lists them. */
+  runningPods(): Pod[] {
+    return [...this.pods.values()].map((r) => ({ ...r.pod, status: r.reported ?? r.pod.status }));
   }
 
   get podCount(): number {

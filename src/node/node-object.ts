@@ -6,9 +6,11 @@ import type { Node, NodeCondition, NodeStatus } from 'kubernetes-types/core/v1.j
 import { rfc3339 } from '../util/clock.js';
 import { canonicalResources, computeAllocatable, type NodeProfile } from './profile.js';
 import { lookupImage } from './images/catalogue.js';
+import { KUBELET_SERVER_ANNOTATION } from '../api/well-known.js';
 
 /** Kubelet port, reported in status.daemonEndpoints. */
 export const KUBELET_PORT = 10250;
+
 
 const hex = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
 const uuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
@@ -95,11 +97,13 @@ export function nodeStatus(p: NodeProfile, images: Iterable<string>, now: number
 }
 
 /** The object POSTed at registration. */
-export function initialNode(p: NodeProfile): Node {
+export function initialNode(p: NodeProfile, kubeletServer?: string): Node {
+  const annotations: Record<string, string> = { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' };
+  if (kubeletServer) annotations[KUBELET_SERVER_ANNOTATION] = kubeletServer;
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: p.name, labels: nodeLabels(p), annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
+    metadata: { name: p.name, labels: nodeLabels(p), annotations },
     spec: { podCIDR: p.podCIDR, podCIDRs: [p.podCIDR], ...(p.taints.length ? { taints: p.taints } : {}) },
   };
 }

@@ -4,6 +4,7 @@
 import type { ContainerState as ApiContainerState, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import { Backoff } from './backoff.js';
 import type { ContainerBehaviour } from './behaviour.js';
+import type { ContainerLog } from './logs/container-log.js';
 
 export type PodState =
   | 'admit'        // seen, not yet admitted
@@ -77,6 +78,9 @@ export interface ContainerRuntime {
   pullDurationMs?: number;
   pullBackoff: Backoff;
   crashBackoff: Backoff;
+  /** What the running (or last) instance printed, and the instance before it (`kubectl logs --previous`). */
+  log?: ContainerLog;
+  previousLog?: ContainerLog;
 }
 
 export interface PodRuntime {

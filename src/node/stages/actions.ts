@@ -8,6 +8,7 @@ import { selectPlatform } from '../images/platform.js';
 import { decidePull, type PullPolicy } from '../images/pull.js';
 import { imageIdFor } from '../images/reference.js';
 import { IpamExhaustedError } from '../../network/ipam/host-local.js';
+import { ContainerLog } from '../logs/container-log.js';
 import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Action, ActionName, StageContext } from './types.js';
 
@@ -91,6 +92,7 @@ const stopContainer: Action = (ctx, rec, c) => {
   c!.terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;
   c!.waiting = undefined;
+  c!.log?.close();
   setState(c!, 'done', now);
 };
 
@@ -172,6 +174,10 @@ const createContainer: Action = (ctx, rec, c) => {
 const startContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   ctx.events.podEvent(rec, c, 'Normal', 'Started', `Started container ${c!.name}`);
+  // A new instance gets a new log file; the one before stays readable as --previous (the kubelet keeps one).
+  if (c!.log) c!.previousLog = c!.log;
+  c!.log = new ContainerLog(c!.containerID ?? '', () => ctx.clock.now());
+  for (const line of c!.behaviour.logLines) c!.log.write('stdout', `${line}\n`);
   c!.startedAt = now;
   c!.waiting = undefined;
   c!.terminated = undefined;
@@ -189,6 +195,7 @@ const exitContainer: Action = (ctx, _rec, c) => {
   const code = c!.behaviour.exitCode;
   c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;
+  c!.log?.close();
   setState(c!, 'exited', now);
 };
 
