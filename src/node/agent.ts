@@ -16,6 +16,7 @@ import { StageEngine } from './stages/engine.js';
 import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
+import type { ConfigSource } from './process/env-vars.js';
 import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
 
 export const NODE_NAME_INDEX = 'spec.nodeName';
@@ -42,6 +43,8 @@ export class NodeAgent {
   private readonly informers: InformerFactory;
   private readonly ownsInformers: boolean;
   private readonly podInformer: Informer<KubeObject>;
+  private readonly configMaps: Informer<KubeObject>;
+  private readonly secrets: Informer<KubeObject>;
   private readonly statusWriter: StatusWriter;
   private readonly server?: KubeletServer;
 
@@ -55,6 +58,9 @@ export class NodeAgent {
     this.ownsInformers = !o.informers;
     this.informers = o.informers ?? new InformerFactory({ client: o.client, clock: o.clock, logger });
     this.podInformer = this.informers.for(R.pods);
+    this.configMaps = this.informers.for(R.configmaps);
+    this.secrets = this.informers.for(R.secrets);
+    const config = configSource(this.configMaps, this.secrets);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {
@@ -64,7 +70,7 @@ export class NodeAgent {
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint,
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config,
       }));
     }
   }
@@ -79,6 +85,10 @@ export class NodeAgent {
       while (next < all.length) await all[next++].register();
     }));
     for (const k of all) k.start();
+    // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
+    this.configMaps.start();
+    this.secrets.start();
+    await Promise.all([this.configMaps.waitForSync(), this.secrets.waitForSync()]);
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {
       const node = asPod(o).spec?.nodeName;
       return node ? [node] : [];
@@ -116,6 +126,24 @@ export class NodeAgent {
     const node = p.spec?.nodeName;
     return node ? this.kubelets.get(node) : undefined;
   }
+}
+
+/** ConfigMaps and Secrets from the agent's informers (the kubelet's watch-based managers). */
+function configSource(configMaps: Informer<KubeObject>, secrets: Informer<KubeObject>): ConfigSource {
+  return {
+    configMap: (ns, name) => {
+      const cm = configMaps.get(`${ns}/${name}`) as { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
+      if (!cm) return undefined;
+      const out = { ...(cm.data ?? {}) };
+      for (const [k, v] of Object.entries(cm.binaryData ?? {})) out[k] = Buffer.from(v, 'base64').toString('latin1');
+      return out;
+    },
+    secret: (ns, name) => {
+      const s = secrets.get(`${ns}/${name}`) as { data?: Record<string, string> } | undefined;
+      if (!s) return undefined;
+      return Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    },
+  };
 }
 
 /** Informer objects are untyped KubeObjects; pods from the pods informer are Pods. */

@@ -26,7 +26,10 @@ import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
 import { ContainerLog } from './logs/container-log.js';
 import { containerLogTarget } from './logs/log-status.js';
+import type { ConfigSource } from './process/env-vars.js';
 import type { StatusWriter } from './status-writer.js';
+
+const NO_CONFIG: ConfigSource = { configMap: () => undefined, secret: () => undefined };
 
 /** nodeStatusUpdateFrequency (checked for changes) and nodeStatusReportFrequency (written regardless). */
 export const NODE_STATUS_CHECK_MS = 10_000;
@@ -41,6 +44,8 @@ export interface KubeletOptions {
   statusWriter: StatusWriter;
   events: EventRecorder;
   timings?: StageTimings;
+  /** ConfigMaps and Secrets for env and volumes; none when absent (tests). */
+  config?: ConfigSource;
   /** host:port of the agent's kubelet server, announced on the Node for the API server. */
   serverEndpoint?: () => string | undefined;
 }
@@ -78,6 +83,8 @@ export class Kubelet {
       images: this.images,
       ipam: this.ipam,
       timings: o.timings ?? DEFAULT_TIMINGS,
+      config: o.config ?? NO_CONFIG,
+      allocatable: this.allocatable,
       events: { podEvent: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c?.name, c?.init), type, reason, message) },
       admit: (rec) => admitPod(rec.pod, this.profile, this.labels, this.allocatable, this.admittedPods(rec)),
       finalize: (rec) => void this.finalize(rec),

@@ -5,6 +5,7 @@ import type { ContainerState as ApiContainerState, ContainerStatus, Pod, PodStat
 import { Backoff } from './backoff.js';
 import type { ContainerBehaviour } from './behaviour.js';
 import type { ContainerLog } from './logs/container-log.js';
+import type { LinuxUser } from './os/linux/identity.js';
 
 export type PodState =
   | 'admit'        // seen, not yet admitted
@@ -22,6 +23,7 @@ export type ContainerState =
   | 'pull-backoff'  // waiting ImagePullBackOff until the back-off ends
   | 'creating'      // image present; container being created
   | 'create-error'  // CreateContainerError
+  | 'config-error'  // CreateContainerConfigError: retried on the pod worker's next sync
   | 'created'       // Created event sent; about to start
   | 'running'
   | 'exited'        // process ended; restart policy not yet applied
@@ -78,6 +80,9 @@ export interface ContainerRuntime {
   pullDurationMs?: number;
   pullBackoff: Backoff;
   crashBackoff: Backoff;
+  /** The environment and identity the runtime created the container with (set at create). */
+  env?: Record<string, string>;
+  identity?: { windowsUser?: string; linux?: LinuxUser };
   /** What the running (or last) instance printed, and the instance before it (`kubectl logs --previous`). */
   log?: ContainerLog;
   previousLog?: ContainerLog;

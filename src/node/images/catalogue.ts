@@ -20,6 +20,21 @@ export interface EntrypointBehaviour {
   stopMs?: number;
 }
 
+/** The programs an image ships, named by the shell family the emulated interpreter (src/node/shell) runs. */
+export type ImageToolset = 'busybox' | 'alpine' | 'debian' | 'distroless' | 'none' | 'servercore' | 'nanoserver';
+
+/** What a container of the image is inside: its programs per OS, its default user and its ENTRYPOINT/CMD. */
+export interface ImageConfig {
+  toolset: { linux?: ImageToolset; windows?: ImageToolset };
+  /** The image's USER on Windows: Server Core images run as ContainerAdministrator, Nano Server as ContainerUser. */
+  windowsUser?: string;
+  /** The image's USER on Linux as a uid; root (0) when absent. */
+  linuxUid?: number;
+  /** ENTRYPOINT and CMD (argv); a pod's command replaces the first, its args the second. */
+  entrypoint?: string[];
+  cmd?: string[];
+}
+
 export interface CatalogueEntry {
   repository: string;
   /** Tags this entry covers: a list, or a pattern for families like agnhost:2.x. */
@@ -82,6 +97,42 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'docker.io/library/redis', tags: /^(latest|alpine|\d+(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 45_064_181, entrypoint: { kind: 'serve', ports: [6379], stopMs: 100, logLines: ['* Ready to accept connections tcp'] } },
   { repository: 'docker.io/library/ubuntu', tags: /^(latest|\d\d\.\d\d|jammy|noble|focal)$/, platforms: LINUX_MULTI, sizeBytes: 29_754_290, entrypoint: exitsAtOnce },
 ];
+
+/**
+ * Image configs by repository (Docker Hub / MCR image definitions): which shell and tools are inside, the default
+ * user, ENTRYPOINT and CMD. Repositories not listed are Debian-based Linux images with bash.
+ */
+const CONFIGS: Record<string, ImageConfig> = {
+  'mcr.microsoft.com/windows/servercore': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['c:\\windows\\system32\\cmd.exe'] },
+  'mcr.microsoft.com/windows/nanoserver': { toolset: { windows: 'nanoserver' }, windowsUser: 'ContainerUser', cmd: ['c:\\windows\\system32\\cmd.exe'] },
+  'mcr.microsoft.com/windows': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['c:\\windows\\system32\\cmd.exe'] },
+  'mcr.microsoft.com/windows/server': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['c:\\windows\\system32\\cmd.exe'] },
+  'mcr.microsoft.com/windows/servercore/iis': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
+  'mcr.microsoft.com/dotnet/framework/aspnet': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
+  'mcr.microsoft.com/dotnet/framework/samples': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
+  // The pause image has no shell on either OS: exec into it fails as the runtime words it.
+  'registry.k8s.io/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
+  'mcr.microsoft.com/oss/kubernetes/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
+  'k8s.gcr.io/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
+  // e2e images: Linux ones are BusyBox/Alpine based; their Windows builds carry PowerShell plus busybox-like tools.
+  'registry.k8s.io/e2e-test-images/agnhost': { toolset: { linux: 'alpine', windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['/agnhost'] },
+  'registry.k8s.io/e2e-test-images/busybox': { toolset: { linux: 'busybox', windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['sh'] },
+  'registry.k8s.io/e2e-test-images/nonroot': { toolset: { linux: 'busybox', windows: 'nanoserver' }, windowsUser: 'ContainerUser', linuxUid: 1234 },
+  'registry.k8s.io/e2e-test-images/nginx': { toolset: { linux: 'alpine' }, entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'] },
+  'registry.k8s.io/e2e-test-images/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
+  'docker.io/library/busybox': { toolset: { linux: 'busybox' }, cmd: ['sh'] },
+  'docker.io/library/alpine': { toolset: { linux: 'alpine' }, cmd: ['/bin/sh'] },
+  'docker.io/library/nginx': { toolset: { linux: 'debian' }, entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'] },
+  'docker.io/library/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
+  'docker.io/library/redis': { toolset: { linux: 'debian' }, entrypoint: ['docker-entrypoint.sh'], cmd: ['redis-server'] },
+  'docker.io/library/ubuntu': { toolset: { linux: 'debian' }, cmd: ['/bin/bash'] },
+};
+const DEFAULT_CONFIG: ImageConfig = { toolset: { linux: 'debian' } };
+
+/** The image's config (toolset, user, ENTRYPOINT/CMD), by repository. */
+export function imageConfig(img: Pick<ResolvedImage, 'ref'>): ImageConfig {
+  return CONFIGS[img.ref.repository] ?? DEFAULT_CONFIG;
+}
 
 /** An image resolved against the catalogue: its normalised reference, platforms, size and entrypoint. */
 export interface ResolvedImage {

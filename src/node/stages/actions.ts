@@ -3,7 +3,11 @@
 
 import { createHash } from 'node:crypto';
 import { goDuration } from '../go-duration.js';
-import { lookupImage } from '../images/catalogue.js';
+import type { Container } from 'kubernetes-types/core/v1.js';
+import { imageConfig, lookupImage } from '../images/catalogue.js';
+import { containerEnv } from '../process/env-vars.js';
+import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
+import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
 import { selectPlatform } from '../images/platform.js';
 import { decidePull, type PullPolicy } from '../images/pull.js';
 import { imageIdFor } from '../images/reference.js';
@@ -148,6 +152,35 @@ const enterPullBackoff: Action = (ctx, rec, c) => {
 
 const retryPull: Action = (ctx, _rec, c) => setState(c!, 'new', ctx.clock.now());
 
+const retryCreate: Action = (ctx, _rec, c) => setState(c!, 'creating', ctx.clock.now());
+
+/** What generateContainerConfig makes of a container: its environment and identity, or the error that stops it. */
+function containerConfig(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime, spec: Container):
+  { env: Record<string, string>; identity: NonNullable<ContainerRuntime['identity']> } | { error: string } {
+  const img = lookupImage(c.image);
+  const cfg = img ? imageConfig(img) : undefined;
+  const windows = ctx.profile.os === 'windows';
+  const nonRoot = windows ? verifyWindowsNonRoot(rec.pod, spec, cfg?.windowsUser) : verifyLinuxNonRoot(rec.pod, spec, cfg?.linuxUid);
+  if (nonRoot) return { error: nonRoot };
+  const env = containerEnv({
+    pod: rec.pod, container: spec, hostIP: ctx.profile.internalIP, podIP: rec.podIP ?? '', allocatable: ctx.allocatable, config: ctx.config,
+  });
+  if ('error' in env) return env;
+  const identity = windows
+    ? { windowsUser: effectiveUserName(rec.pod, spec, cfg?.windowsUser) }
+    : { linux: effectiveLinuxUser(rec.pod, spec, cfg?.linuxUid) };
+  return { env: env.env, identity };
+}
+
+/** HCS logs the container on as its user when the task starts; an account it lacks fails there (windows-facts §7). */
+function windowsStartError(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime): string | undefined {
+  if (ctx.profile.os !== 'windows') return undefined;
+  const spec = specOf(rec, c);
+  const user = c.identity?.windowsUser;
+  if (!spec || !user || accountExists(user, isHostProcess(rec.pod, spec))) return undefined;
+  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c.containerID?.replace(/^\w+:\/\//, '')}: ${LOGON_FAILURE}: unknown`;
+}
+
 const createContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   // An image already on a Windows node but built for another OS version fails in HCS (windows-facts §3.5).
@@ -159,6 +192,17 @@ const createContainer: Action = (ctx, rec, c) => {
     setState(c!, 'create-error', now);
     return;
   }
+  const spec = specOf(rec, c!);
+  const config = spec ? containerConfig(ctx, rec, c!, spec) : { error: `container ${c!.name} not found in pod spec` };
+  if ('error' in config) {
+    // kuberuntime_container.go startContainer: generateContainerConfig failed; retried on the next sync.
+    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${config.error}`);
+    c!.waiting = { reason: 'CreateContainerConfigError', message: config.error };
+    setState(c!, 'config-error', now);
+    return;
+  }
+  c!.env = config.env;
+  c!.identity = config.identity;
   if (c!.prior) {
     // The runtime lost the earlier containers: this one is numbered from the log directory, and with no older
     // container beside it the status has no lastState (kubelet_pods.go convertToAPIContainerStatuses).
@@ -173,6 +217,17 @@ const createContainer: Action = (ctx, rec, c) => {
 
 const startContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
+  const startError = windowsStartError(ctx, rec, c!);
+  if (startError) {
+    // The task could not start: the container is terminated with StartError (ContainerCannotRun with Docker), 128.
+    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${startError}`);
+    const reason = ctx.profile.containerRuntime === 'docker' ? 'ContainerCannotRun' : 'StartError';
+    c!.terminated = { exitCode: 128, reason, message: startError, startedAt: now, finishedAt: now, containerID: c!.containerID ?? '' };
+    c!.waiting = undefined;
+    c!.ready = false;
+    setState(c!, 'exited', now);
+    return;
+  }
   ctx.events.podEvent(rec, c, 'Normal', 'Started', `Started container ${c!.name}`);
   // A new instance gets a new log file; the one before stays readable as --previous (the kubelet keeps one).
   if (c!.log) c!.previousLog = c!.log;
@@ -243,7 +298,7 @@ function restart(c: ContainerRuntime, now: number): void {
 
 export const ACTIONS: Record<ActionName, Action> = {
   admit, createSandbox, beginTermination, finishTermination, stopContainer, beginPull, finishPull, enterPullBackoff,
-  retryPull, createContainer, startContainer, markReady, exitContainer, applyRestartPolicy, restartContainer,
+  retryPull, createContainer, startContainer, markReady, exitContainer, applyRestartPolicy, restartContainer, retryCreate,
 };
 
 export type { StageContext };

@@ -77,6 +77,7 @@ export class StageEngine {
       case 'create': return since + t.create;
       case 'start': return since + t.start;
       case 'pullErrorResync': return since + t.pullErrorResync;
+      case 'configErrorResync': return since + t.configErrorResync;
       case 'pull': return since + (c?.pullDurationMs ?? 0);
       case 'exitAfter': return c?.behaviour.exitAfterMs === undefined ? undefined : since + c.behaviour.exitAfterMs;
       case 'readyAfter': return since + (c?.behaviour.readyAfterMs ?? 0);

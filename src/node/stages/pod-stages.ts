@@ -22,6 +22,7 @@ export const POD_STAGES: readonly Stage[] = [
 
   // Container.
   { name: 'container-create', target: 'container', selector: { pod: ['active'], container: ['creating'] }, delay: { from: 'create' }, action: 'createContainer' },
+  { name: 'container-config-retry', target: 'container', selector: { pod: ['active'], container: ['config-error'] }, delay: { from: 'configErrorResync' }, action: 'retryCreate' },
   { name: 'container-start', target: 'container', selector: { pod: ['active'], container: ['created'] }, delay: { from: 'start' }, action: 'startContainer' },
   { name: 'container-ready', target: 'container', selector: { pod: ['active'], container: ['running'], init: false, ready: false }, delay: { from: 'readyAfter' }, action: 'markReady' },
   { name: 'container-exit', target: 'container', selector: { pod: ['active'], container: ['running'], exits: true }, delay: { from: 'exitAfter' }, action: 'exitContainer' },

@@ -5,10 +5,12 @@ import type { Clock } from '../../util/clock.js';
 import type { ContainerRuntime, ContainerState, PodRuntime, PodState } from '../runtime-state.js';
 import type { NodeProfile } from '../profile.js';
 import type { HostLocalAllocator } from '../../network/ipam/host-local.js';
+import type { ConfigSource } from '../process/env-vars.js';
 
 /** Where a stage's delay comes from; all are measured from the moment the target entered its current state. */
 export type DelaySource =
   | 'sandbox' | 'create' | 'start' | 'pullErrorResync'   // fixed emulation timings (StageTimings)
+  | 'configErrorResync' // the pod worker's retry of a container whose config could not be made
   | 'pull'          // the container's pull duration
   | 'exitAfter'     // the container's behaviour: process ends by itself
   | 'readyAfter'    // readiness delay
@@ -38,7 +40,7 @@ export type ActionName =
   | 'admit' | 'createSandbox' | 'beginTermination' | 'finishTermination'
   | 'beginPull' | 'finishPull' | 'enterPullBackoff' | 'retryPull'
   | 'createContainer' | 'startContainer' | 'markReady' | 'exitContainer'
-  | 'applyRestartPolicy' | 'restartContainer' | 'stopContainer';
+  | 'applyRestartPolicy' | 'restartContainer' | 'stopContainer' | 'retryCreate';
 
 export interface Stage {
   name: string;
@@ -55,6 +57,8 @@ export interface StageTimings {
   start: number;
   /** The pod worker's resync after an image pull error, when ErrImagePull turns into ImagePullBackOff. */
   pullErrorResync: number;
+  /** The pod worker's retry of CreateContainerConfigError (a missing ConfigMap may appear meanwhile). */
+  configErrorResync: number;
   /** Image download speed for the pull duration (bytes per second) and the shortest pull. */
   pullBytesPerSecond: number;
   minPullMs: number;
@@ -66,7 +70,7 @@ export interface StageTimings {
  * (behaviour.ts) and these timings make them as slow as a real node when a test needs that.
  */
 export const DEFAULT_TIMINGS: StageTimings = {
-  sandbox: 150, create: 50, start: 50, pullErrorResync: 1000, pullBytesPerSecond: 200_000_000, minPullMs: 300,
+  sandbox: 150, create: 50, start: 50, pullErrorResync: 1000, configErrorResync: 2000, pullBytesPerSecond: 200_000_000, minPullMs: 300,
 };
 
 export type EventType = 'Normal' | 'Warning';
@@ -87,6 +91,10 @@ export interface StageContext {
   ipam: HostLocalAllocator;
   events: PodEventSink;
   timings: StageTimings;
+  /** ConfigMaps and Secrets that env and volumes refer to (the kubelet's watch-based managers). */
+  config: ConfigSource;
+  /** The node's allocatable resources: resourceFieldRef of a container without limits reads these. */
+  allocatable: Record<string, string>;
   admit(rec: PodRuntime): AdmitResult;
   /** Called once a terminating pod has stopped: write the final status, then delete the pod object. */
   finalize(rec: PodRuntime): void;

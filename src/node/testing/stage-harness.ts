@@ -31,6 +31,8 @@ export class StageHarness {
   readonly ctx: StageContext;
   readonly rec: PodRuntime;
   finalized = false;
+  /** ConfigMaps the pod's env may refer to, keyed namespace/name. */
+  readonly configMaps = new Map<string, Record<string, string>>();
 
   /** `restore`: the pod comes from an earlier run whose runtime was lost (restore.ts), as after a node reboot. */
   constructor(pod: Pod, readonly profile: NodeProfile, images: string[] = profile.preloadedImages, opts: { restore?: boolean } = {}) {
@@ -41,6 +43,8 @@ export class StageHarness {
       images: new Set(images),
       ipam: new HostLocalAllocator(profile.podCIDR),
       timings: DEFAULT_TIMINGS,
+      config: { configMap: (ns, name) => this.configMaps.get(`${ns}/${name}`), secret: () => undefined },
+      allocatable,
       events: {
         podEvent: (_rec, c, type, reason, message) => this.events.push({
           t: (this.clock.now() - this.start) / 1000, type, reason, message,

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import { accountExists, effectiveUserName, verifyRunAsNonRoot } from './identity.js';
+
+const pod = (podUser?: string, nonRoot?: boolean): Pod => ({
+  metadata: { name: 'p', namespace: 'ns', uid: 'u' },
+  spec: { containers: [], securityContext: { runAsNonRoot: nonRoot, windowsOptions: podUser ? { runAsUserName: podUser } : undefined } },
+});
+const ctr = (user?: string): Container => ({ name: 'c', securityContext: user ? { windowsOptions: { runAsUserName: user } } : undefined });
+
+// seed 000 "runAsUserName"; windows-facts §7 security_context.go
+const users: { name: string; pod: Pod; c: Container; image?: string; want: string }[] = [
+  { name: 'image default', pod: pod(), c: ctr(), image: 'ContainerUser', want: 'ContainerUser' },
+  { name: 'pod level', pod: pod('ContainerAdministrator'), c: ctr(), image: 'ContainerUser', want: 'ContainerAdministrator' },
+  { name: 'container overrides pod', pod: pod('ContainerAdministrator'), c: ctr('ContainerUser'), want: 'ContainerUser' },
+];
+for (const c of users) test(`effectiveUserName: ${c.name}`, () => assert.equal(effectiveUserName(c.pod, c.c, c.image), c.want));
+
+// pkg/kubelet/kuberuntime/security_context_windows.go verifyRunAsNonRoot
+const nonRoot: { name: string; pod: Pod; c: Container; image?: string; want?: RegExp }[] = [
+  { name: 'not asked', pod: pod('ContainerAdministrator'), c: ctr() },
+  { name: 'ContainerAdministrator requested', pod: pod('ContainerAdministrator', true), c: ctr(), want: /^container's runAsUserName \(ContainerAdministrator\) which will be regarded as root identity and will break non-root policy \(pod: "p_ns\(u\)", container: c\)$/ },
+  { name: 'any case', pod: pod(undefined, true), c: ctr('CONTAINERADMINISTRATOR'), want: /runAsUserName \(CONTAINERADMINISTRATOR\) which will be regarded as root/ },
+  { name: 'ContainerUser is fine', pod: pod('ContainerUser', true), c: ctr(), image: 'ContainerAdministrator' },
+  { name: 'image user is administrator', pod: pod(undefined, true), c: ctr(), image: 'ContainerAdministrator', want: /^container's runAsUser \(ContainerAdministrator\) which will be regarded as root identity/ },
+];
+for (const c of nonRoot) {
+  test(`verifyRunAsNonRoot: ${c.name}`, () => {
+    const got = verifyRunAsNonRoot(c.pod, c.c, c.image);
+    if (c.want) assert.match(got ?? '', c.want);
+    else assert.equal(got, undefined);
+  });
+}
+
+test('accounts a container can log on as', () => {
+  assert.ok(accountExists('containeruser', false));
+  assert.ok(!accountExists('FooLish', false));
+  assert.ok(accountExists('NT AUTHORITY\\SYSTEM', true));
+  assert.ok(!accountExists('ContainerUser', true), 'HostProcess containers run as host accounts');
+  assert.ok(accountExists('mygroup', true, new Set(['mygroup'])));
+});
