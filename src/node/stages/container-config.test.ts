@@ -1,0 +1,70 @@
+// Containers the runtime cannot create or start as asked: CreateContainerConfigError (runAsNonRoot, missing
+// ConfigMaps) and StartError (a Windows account the container cannot log on as), with the kubelet's words.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Container, Pod, PodSecurityContext } from 'kubernetes-types/core/v1.js';
+import { linuxProfile, windowsProfile } from '../fleet-defaults.js';
+import { StageHarness } from '../testing/stage-harness.js';
+
+const WS2019 = windowsProfile('win-1', 2, '10.0.17763');
+const LINUX = linuxProfile('lin-1', 1);
+
+function pod(c: Container, sc?: PodSecurityContext, restartPolicy = 'Always'): Pod {
+  return {
+    metadata: { name: 'p', namespace: 'ns', uid: 'uid-p' },
+    spec: { restartPolicy, containers: [c], securityContext: sc },
+    status: { phase: 'Pending' },
+  };
+}
+const nano = (extra: Partial<Container> = {}): Container => ({ name: 'c', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019', ...extra });
+
+test('Windows runAsNonRoot with ContainerAdministrator waits in CreateContainerConfigError (security_context.go e2e)', async () => {
+  const h = new StageHarness(pod(nano(), { runAsNonRoot: true, windowsOptions: { runAsUserName: 'ContainerAdministrator' } }), WS2019);
+  await h.advance(2000);
+  const cs = h.status().containerStatuses![0];
+  assert.equal(cs.state?.waiting?.reason, 'CreateContainerConfigError');
+  assert.equal(cs.state?.waiting?.message, 'container\'s runAsUserName (ContainerAdministrator) which will be regarded as root identity and will break non-root policy (pod: "p_ns(uid-p)", container: c)');
+  assert.ok(h.events.some((e) => e.reason === 'Failed' && e.message.startsWith('Error: container\'s runAsUserName (ContainerAdministrator)')));
+});
+
+test('the image\'s default user counts too: Server Core runs as ContainerAdministrator', async () => {
+  const h = new StageHarness(pod({ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }, { runAsNonRoot: true }), WS2019);
+  await h.advance(2000);
+  assert.match(h.status().containerStatuses![0].state?.waiting?.message ?? '', /^container's runAsUser \(ContainerAdministrator\) which will be regarded as root identity/);
+});
+
+test('container-level runAsUserName overrides the pod\'s and becomes the container identity', async () => {
+  const h = new StageHarness(pod(nano({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } }), { windowsOptions: { runAsUserName: 'ContainerAdministrator' } }), WS2019);
+  await h.advance(2000);
+  assert.ok(h.events.some((e) => e.reason === 'Started'));
+  assert.equal(h.rec.containers[0].identity?.windowsUser, 'ContainerUser');
+});
+
+test('an unknown Windows user fails the start with StartError; restartPolicy Never fails the pod', async () => {
+  const h = new StageHarness(pod(nano({ securityContext: { windowsOptions: { runAsUserName: 'FooLish' } } }), undefined, 'Never'), WS2019);
+  await h.advance(2000);
+  const st = h.status();
+  const t = st.containerStatuses![0].state?.terminated;
+  assert.equal(t?.reason, 'StartError');
+  assert.equal(t?.exitCode, 128);
+  assert.match(t?.message ?? '', /hcs::CreateComputeSystem [0-9a-f]{64}: The user name or password is incorrect\.: unknown$/);
+  assert.equal(st.phase, 'Failed');
+});
+
+test('Linux runAsNonRoot on a root image waits in CreateContainerConfigError', async () => {
+  const h = new StageHarness(pod({ name: 'c', image: 'nginx:1.27' }, { runAsNonRoot: true }), LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/nginx:1.27']);
+  await h.advance(2000);
+  assert.equal(h.status().containerStatuses![0].state?.waiting?.message, 'container has runAsNonRoot and image will run as root (pod: "p_ns(uid-p)", container: c)');
+});
+
+test('a missing ConfigMap key waits in CreateContainerConfigError until the ConfigMap appears', async () => {
+  const c: Container = { name: 'c', image: 'nginx:1.27', env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'mode' } } }] };
+  const h = new StageHarness(pod(c), LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/nginx:1.27']);
+  await h.advance(2000);
+  assert.deepEqual(h.status().containerStatuses![0].state?.waiting, { reason: 'CreateContainerConfigError', message: 'configmap "cfg" not found' });
+  h.configMaps.set('ns/cfg', { mode: 'fast' });
+  await h.advance(3000);
+  assert.ok(h.status().containerStatuses![0].state?.running);
+  assert.equal(h.rec.containers[0].env?.MODE, 'fast');
+});
