@@ -98,6 +98,8 @@ export interface PodRuntime {
   podIP?: string;
   sandboxID?: string;
   sandboxReadyAt?: number;
+  /** After a failed attempt (volumes that cannot be set up, no pod IP), the sandbox is not tried again before this. */
+  sandboxRetryAt?: number;
   /** Set for rejected pods (status.reason / status.message). */
   reason?: string;
   message?: string;

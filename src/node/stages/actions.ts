@@ -6,6 +6,7 @@ import { goDuration } from '../go-duration.js';
 import type { Container } from 'kubernetes-types/core/v1.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import { containerEnv } from '../process/env-vars.js';
+import { volumeContent } from '../volumes/volume-content.js';
 import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
 import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
 import { selectPlatform } from '../images/platform.js';
@@ -42,8 +43,18 @@ const admit: Action = (ctx, rec) => {
   rec.startTime ??= now;
 };
 
+/** The volume manager's retry of volumes it could not set up (it backs off from 500 ms; events repeat). */
+const MOUNT_RETRY_MS = 2000;
+
 const createSandbox: Action = (ctx, rec) => {
   const now = ctx.clock.now();
+  // kubelet.go SyncPod: WaitForAttachAndMount comes first; an unmountable volume keeps the pod in ContainerCreating.
+  const failed = unmountableVolumes(ctx, rec);
+  if (failed.length) {
+    for (const msg of failed) ctx.events.podEvent(rec, undefined, 'Warning', 'FailedMount', msg);
+    rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
+    return;
+  }
   const sandboxID = runtimeId(rec.uid, 'sandbox');
   if (rec.pod.spec?.hostNetwork) {
     rec.podIP = ctx.profile.internalIP;
@@ -64,6 +75,16 @@ const createSandbox: Action = (ctx, rec) => {
   rec.state = 'active';
   rec.since = now;
 };
+
+/** The SetUp errors of the pod's volumes, checked against the ConfigMaps and Secrets the node can read now. */
+function unmountableVolumes(ctx: StageContext, rec: PodRuntime): string[] {
+  const out: string[] = [];
+  for (const v of rec.pod.spec?.volumes ?? []) {
+    const r = volumeContent(v, { pod: rec.pod, os: ctx.profile.os, hostIP: ctx.profile.internalIP, podIP: '', allocatable: ctx.allocatable, config: ctx.config });
+    if ('error' in r) out.push(r.error);
+  }
+  return out;
+}
 
 const beginTermination: Action = (ctx, rec) => {
   const now = ctx.clock.now();

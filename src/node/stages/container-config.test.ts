@@ -68,3 +68,15 @@ test('a missing ConfigMap key waits in CreateContainerConfigError until the Conf
   assert.ok(h.status().containerStatuses![0].state?.running);
   assert.equal(h.rec.containers[0].env?.MODE, 'fast');
 });
+
+test('a volume whose ConfigMap is missing keeps the pod in ContainerCreating with FailedMount until it appears', async () => {
+  const p = pod({ name: 'c', image: 'nginx:1.27', volumeMounts: [{ name: 'cfg', mountPath: '/etc/cfg' }] });
+  p.spec!.volumes = [{ name: 'cfg', configMap: { name: 'app-config' } }];
+  const h = new StageHarness(p, LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/nginx:1.27']);
+  await h.advance(3000);
+  assert.equal(h.status().containerStatuses![0].state?.waiting?.reason, 'ContainerCreating');
+  assert.ok(h.events.some((e) => e.reason === 'FailedMount' && e.message === 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found'));
+  h.configMaps.set('ns/app-config', { a: 'b' });
+  await h.advance(3000);
+  assert.ok(h.status().containerStatuses![0].state?.running);
+});

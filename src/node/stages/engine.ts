@@ -73,7 +73,7 @@ export class StageEngine {
     if ('ms' in delay) return since + delay.ms;
     const t = ctx.timings;
     switch (delay.from) {
-      case 'sandbox': return since + t.sandbox;
+      case 'sandbox': return Math.max(since + t.sandbox, rec.sandboxRetryAt ?? 0);
       case 'create': return since + t.create;
       case 'start': return since + t.start;
       case 'pullErrorResync': return since + t.pullErrorResync;

@@ -1,0 +1,117 @@
+// What each pod volume holds when the kubelet sets it up (pkg/volume/{configmap,secret,downwardapi,projected,
+// emptydir,hostpath}): the files of ConfigMap, Secret, downward-API and projected volumes, or a directory, and the
+// MountVolume.SetUp error a volume the kubelet cannot set up gives.
+
+import type { Pod, Volume } from 'kubernetes-types/core/v1.js';
+import { fieldRefValue, resourceFieldValue, type ConfigSource } from '../process/env-vars.js';
+
+export interface VolumeFile {
+  data: Buffer;
+  /** POSIX mode the kubelet writes (defaultMode 0644 unless set); Windows ignores it (seed 001 storage limits). */
+  mode: number;
+}
+
+export type VolumeContent =
+  /** Files written by the kubelet (atomic writer), read-only in the container. */
+  | { kind: 'files'; files: Map<string, VolumeFile> }
+  /** An empty directory of the pod (emptyDir); `memory` is tmpfs on Linux, a disk directory on Windows. */
+  | { kind: 'emptyDir'; memory: boolean }
+  /** A path on the node, shared by every pod that mounts it. */
+  | { kind: 'hostPath'; path: string; type: string }
+  /** A volume type the emulated node does not model (PVCs, CSI, cloud disks): an empty directory for now. */
+  | { kind: 'unmodelled'; type: string };
+
+export type VolumeResult = { content: VolumeContent } | { error: string };
+
+export interface VolumeContext {
+  pod: Pod;
+  os: 'linux' | 'windows';
+  hostIP: string;
+  podIP: string;
+  allocatable: Record<string, string>;
+  config: ConfigSource;
+}
+
+const DEFAULT_MODE = 0o644;
+
+class SetUpError extends Error {}
+
+export function volumeContent(v: Volume, ctx: VolumeContext): VolumeResult {
+  try {
+    return { content: content(v, ctx) };
+  } catch (err) {
+    if (err instanceof SetUpError) return { error: `MountVolume.SetUp failed for volume "${v.name}" : ${err.message}` };
+    throw err;
+  }
+}
+
+function content(v: Volume, ctx: VolumeContext): VolumeContent {
+  const ns = ctx.pod.metadata?.namespace ?? 'default';
+  if (v.configMap) return { kind: 'files', files: keyFiles('configmap', ctx.config.configMap(ns, v.configMap.name ?? ''), v.configMap, v.configMap.defaultMode) };
+  if (v.secret) return { kind: 'files', files: keyFiles('secret', ctx.config.secret(ns, v.secret.secretName ?? ''), { ...v.secret, name: v.secret.secretName }, v.secret.defaultMode) };
+  if (v.downwardAPI) return { kind: 'files', files: downwardFiles(v.downwardAPI.items ?? [], v.downwardAPI.defaultMode, ctx) };
+  if (v.projected) {
+    const files = new Map<string, VolumeFile>();
+    for (const src of v.projected.sources ?? []) {
+      const mode = v.projected.defaultMode;
+      const part = src.configMap ? keyFiles('configmap', ctx.config.configMap(ns, src.configMap.name ?? ''), src.configMap, mode)
+        : src.secret ? keyFiles('secret', ctx.config.secret(ns, src.secret.name ?? ''), src.secret, mode)
+          : src.downwardAPI ? downwardFiles(src.downwardAPI.items ?? [], mode, ctx)
+            : new Map<string, VolumeFile>();
+      for (const [k, f] of part) files.set(k, f);
+    }
+    return { kind: 'files', files };
+  }
+  if (v.emptyDir) return { kind: 'emptyDir', memory: v.emptyDir.medium === 'Memory' && ctx.os === 'linux' };
+  if (v.hostPath) return { kind: 'hostPath', path: v.hostPath.path, type: v.hostPath.type ?? '' };
+  const type = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
+  return { kind: 'unmodelled', type };
+}
+
+interface KeySource {
+  name?: string;
+  optional?: boolean;
+  items?: { key: string; path: string; mode?: number }[];
+}
+
+/** ConfigMap/Secret keys as files (configmap.go / secret.go MakePayload), or the items asked for. */
+function keyFiles(kind: 'configmap' | 'secret', data: Record<string, string> | undefined, src: KeySource, defaultMode: number | undefined): Map<string, VolumeFile> {
+  const files = new Map<string, VolumeFile>();
+  const mode = defaultMode ?? DEFAULT_MODE;
+  if (!data) {
+    if (src.optional) return files;
+    throw new SetUpError(`${kind} "${src.name}" not found`);
+  }
+  if (!src.items?.length) {
+    for (const [k, v] of Object.entries(data)) files.set(k, { data: Buffer.from(v), mode });
+    return files;
+  }
+  for (const item of src.items) {
+    if (!(item.key in data)) {
+      if (src.optional) continue;
+      throw new SetUpError(kind === 'configmap' ? `configmap references non-existent config key: ${item.key}` : `references non-existent secret key: ${item.key}`);
+    }
+    files.set(item.path, { data: Buffer.from(data[item.key]), mode: item.mode ?? mode });
+  }
+  return files;
+}
+
+/** downwardAPI items: fields as text; labels and annotations as sorted key="value" lines (fieldpath.FormatMap). */
+function downwardFiles(items: NonNullable<NonNullable<Volume['downwardAPI']>['items']>, defaultMode: number | undefined, ctx: VolumeContext): Map<string, VolumeFile> {
+  const files = new Map<string, VolumeFile>();
+  for (const item of items) {
+    let text = '';
+    const path = item.fieldRef?.fieldPath;
+    if (path === 'metadata.labels' || path === 'metadata.annotations') {
+      const m = (path === 'metadata.labels' ? ctx.pod.metadata?.labels : ctx.pod.metadata?.annotations) ?? {};
+      text = Object.keys(m).sort().map((k) => `${k}=${JSON.stringify(m[k])}`).join('\n');
+    } else if (path) {
+      text = fieldRefValue(ctx.pod, path, ctx.hostIP, ctx.podIP);
+    } else if (item.resourceFieldRef) {
+      const c = ctx.pod.spec?.containers.find((x) => x.name === item.resourceFieldRef!.containerName) ?? ctx.pod.spec?.containers[0];
+      if (c) text = resourceFieldValue(c, item.resourceFieldRef.resource, item.resourceFieldRef.divisor as string | undefined, ctx.allocatable);
+    }
+    files.set(item.path, { data: Buffer.from(text), mode: item.mode ?? defaultMode ?? DEFAULT_MODE });
+  }
+  return files;
+}
