@@ -73,6 +73,7 @@ export class Cluster {
     this.components = await startComponents({
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
+      rootCA: this.pki.ca.cert,
     });
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({

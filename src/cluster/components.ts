@@ -24,6 +24,8 @@ export interface ComponentsConfig {
   /** Profiles given directly (tests); wins over fleetFile. */
   profiles?: NodeProfile[];
   progress?: (step: string) => void;
+  /** The cluster CA certificate, which the controller-manager publishes as kube-root-ca.crt. */
+  rootCA?: string;
   /** TLS of the node agent's kubelet server; without it logs, exec and port-forward are not served. */
   kubeletServerTls?: KubeletServerTls;
   /** Which components to run (all by default). */
@@ -53,7 +55,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   if (run.controllers) {
     const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     const cm = new ControllerManager({
-      client, clock, logger: logger.child('controller-manager'),
+      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA,
       recorder: (component) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();

@@ -15,6 +15,7 @@ import * as podgc from './podgc/controller.js';
 import * as replicaset from './replicaset/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
+import * as rootca from './rootcacertpublisher/controller.js';
 import type { Controller } from './util/base.js';
 import { createEventRecorder } from '../client/event-recorder.js';
 import type { EventRecorder } from './util/events.js';
@@ -26,6 +27,8 @@ export interface ControllerContext {
   logger: Logger;
   /** An event recorder whose events name `component` as their source. */
   recorder(component: string): EventRecorder;
+  /** The cluster CA certificate (--root-ca-file); the root CA publisher needs it. */
+  rootCA?: string;
 }
 
 export interface ControllerDescriptor {
@@ -87,6 +90,7 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: gc.NAME, aliases: ['garbagecollector'], create: (c) => new gc.GarbageCollector(c) })
     .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) })
     .register({ name: podgc.NAME, aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
+    .register({ name: rootca.NAME, aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) });
 }
 
@@ -101,6 +105,8 @@ export interface ControllerManagerOptions {
   /** Replaces the default API event recorder (e.g. src/client/event-recorder.ts). */
   recorder?: (component: string) => EventRecorder;
   registry?: ControllerRegistry;
+  /** The cluster CA certificate, published in every namespace as kube-root-ca.crt. */
+  rootCA?: string;
 }
 
 export class ControllerManager {
@@ -115,8 +121,11 @@ export class ControllerManager {
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
       recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
+      rootCA: opts.rootCA,
     };
-    this.controllers = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).map((d) => d.create(ctx));
+    // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
+    const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA);
+    this.controllers = enabled.map((d) => d.create(ctx));
   }
 
   /** Starts informers, waits for their caches, then starts every controller's workers. */

@@ -20,7 +20,10 @@ import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
 import { renewLease, LEASE_RENEW_MS } from './lease.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
-import type { PodRuntime } from './runtime-state.js';
+import type { ContainerRuntime, PodRuntime } from './runtime-state.js';
+import { ProbeManager } from './probes/probe-manager.js';
+import type { ProbeTarget } from './probes/probe-runner.js';
+import { serverOnPort } from './process/pod-servers.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
@@ -69,6 +72,7 @@ export class Kubelet {
   private lastStatusJson = '';
   private heartbeat?: Timer;
   private stopped = false;
+  private readonly probes: ProbeManager;
 
   constructor(private readonly o: KubeletOptions) {
     this.profile = o.profile;
@@ -88,6 +92,38 @@ export class Kubelet {
       events: { podEvent: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c?.name, c?.init), type, reason, message) },
       admit: (rec) => admitPod(rec.pod, this.profile, this.labels, this.allocatable, this.admittedPods(rec)),
       finalize: (rec) => void this.finalize(rec),
+    };
+    this.probes = new ProbeManager({
+      clock: o.clock,
+      target: (rec, c) => this.probeTarget(rec, c),
+      event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
+      changed: (rec) => {
+        if (this.pods.get(rec.key) === rec) this.sync(rec, true);
+      },
+    });
+  }
+
+  /** How the kubelet's probers reach a container: the pod's servers, and (soon) the container's shell. */
+  private probeTarget(rec: PodRuntime, _c: ContainerRuntime): ProbeTarget {
+    const clock = this.o.clock;
+    const local = (host: string) => host === rec.podIP || host === 'localhost' || host === '127.0.0.1';
+    return {
+      podIP: rec.podIP ?? '',
+      http: async ({ host, port, path }) => {
+        if (!local(host)) return { error: 'timeout' };
+        const s = serverOnPort(rec, port);
+        if (!s) return { error: 'refused' };
+        if (!s.server.http) return { error: 'refused' };
+        const q = path.indexOf('?');
+        const a = s.server.http({
+          method: 'GET', path: q < 0 ? path : path.slice(0, q), query: new URLSearchParams(q < 0 ? '' : path.slice(q + 1)),
+          uptimeMs: clock.now() - s.startedAt, now: clock.now(), clientIP: this.profile.internalIP,
+        });
+        return { status: a.status, body: a.body };
+      },
+      tcp: async (host, port) => (!local(host) ? 'timeout' : serverOnPort(rec, port) ? 'open' : 'refused'),
+      exec: async () => ({ error: 'exec probes need the container shell' }),
+      grpc: async (port) => (serverOnPort(rec, port) ? 'UNIMPLEMENTED' : 'refused'),
     };
   }
 
@@ -130,6 +166,7 @@ export class Kubelet {
   stop(): void {
     this.stopped = true;
     this.heartbeat?.cancel();
+    for (const rec of this.pods.values()) this.probes.forget(rec);
     for (const t of this.timers.values()) t.timer.cancel();
     this.timers.clear();
   }
@@ -222,10 +259,12 @@ export class Kubelet {
     return this.pods.size;
   }
 
-  private sync(rec: PodRuntime): void {
+  /** Runs the pod's due stages, brings its probes in line, writes its status and sets its next timer. */
+  private sync(rec: PodRuntime, changed = false): void {
     const ran = this.o.engine.runDue(this.ctx, rec);
     if (this.pods.get(rec.key) !== rec) return;
-    if (ran > 0 || rec.state !== 'admit') this.writeStatus(rec);
+    this.probes.reconcile(rec);
+    if (changed || ran > 0 || rec.state !== 'admit') this.writeStatus(rec);
     this.schedule(rec);
   }
 
@@ -277,6 +316,7 @@ export class Kubelet {
   }
 
   private cleanup(rec: PodRuntime): void {
+    this.probes.forget(rec);
     this.timers.get(rec.key)?.timer.cancel();
     this.timers.delete(rec.key);
     this.ipam.release(rec.uid);

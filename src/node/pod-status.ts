@@ -88,7 +88,7 @@ function containerStatus(rec: PodRuntime, c: ContainerRuntime): ContainerStatus 
     // Before the runtime knows the image the kubelet echoes the spec's image string.
     image: c.containerID && c.imageName ? c.imageName : c.image,
     imageID: c.containerID && c.imageID ? c.imageID : '',
-    started: isRunning(c),
+    started: isRunning(c) && c.started !== false,
   };
   if (c.containerID) status.containerID = c.containerID;
   if (c.containerID && spec?.volumeMounts?.length) {

@@ -71,6 +71,12 @@ export interface ContainerRuntime {
   containerID?: string;
   startedAt?: number;
   ready: boolean;
+  /** Readiness comes from probes (a readiness or startup probe), not from the container having started. */
+  probed: boolean;
+  /** false until the startup probe succeeds; undefined when there is none (started = running). */
+  started?: boolean;
+  /** A liveness or startup probe failed: the container is to be killed and restarted per policy. */
+  killRequested?: boolean;
   terminated?: Terminated;
   lastTerminated?: Terminated;
   restartCount: number;
@@ -110,8 +116,8 @@ export interface PodRuntime {
   reported?: PodStatus;
 }
 
-export function newContainerRuntime(name: string, image: string, init: boolean, behaviour: ContainerBehaviour, now: number): ContainerRuntime {
-  return { name, image, init, state: 'new', since: now, behaviour, ready: false, restartCount: 0, pullBackoff: new Backoff(), crashBackoff: new Backoff() };
+export function newContainerRuntime(name: string, image: string, init: boolean, behaviour: ContainerBehaviour, now: number, probed = false): ContainerRuntime {
+  return { name, image, init, state: 'new', since: now, behaviour, ready: false, probed, restartCount: 0, pullBackoff: new Backoff(), crashBackoff: new Backoff() };
 }
 
 export function setState(c: ContainerRuntime, state: ContainerState, now: number): void {

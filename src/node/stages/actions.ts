@@ -118,7 +118,14 @@ const stopContainer: Action = (ctx, rec, c) => {
   c!.ready = false;
   c!.waiting = undefined;
   c!.log?.close();
-  setState(c!, 'done', now);
+  // Stopped with its pod it is done; killed while the pod runs (a failed probe) the restart policy decides.
+  setState(c!, rec.state === 'active' ? 'exited' : 'done', now);
+};
+
+const killContainer: Action = (ctx, _rec, c) => {
+  c!.killRequested = false;
+  c!.ready = false;
+  setState(c!, 'killing', ctx.clock.now());
 };
 
 /** deletionGracePeriodSeconds (set by the API server from the delete request) or the spec's, default 30 s. */
@@ -258,6 +265,7 @@ const startContainer: Action = (ctx, rec, c) => {
   c!.waiting = undefined;
   c!.terminated = undefined;
   c!.ready = false;
+  c!.started = specOf(rec, c!)?.startupProbe ? false : undefined;
   setState(c!, 'running', now);
 };
 
@@ -319,7 +327,7 @@ function restart(c: ContainerRuntime, now: number): void {
 
 export const ACTIONS: Record<ActionName, Action> = {
   admit, createSandbox, beginTermination, finishTermination, stopContainer, beginPull, finishPull, enterPullBackoff,
-  retryPull, createContainer, startContainer, markReady, exitContainer, applyRestartPolicy, restartContainer, retryCreate,
+  retryPull, createContainer, startContainer, markReady, exitContainer, applyRestartPolicy, restartContainer, retryCreate, killContainer,
 };
 
 export type { StageContext };

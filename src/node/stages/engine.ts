@@ -64,6 +64,8 @@ export class StageEngine {
     if (sel.init !== undefined && sel.init !== c.init) return false;
     if (sel.ready !== undefined && sel.ready !== c.ready) return false;
     if (sel.waitingReason && !sel.waitingReason.includes(c.waiting?.reason ?? '')) return false;
+    if (sel.probed !== undefined && sel.probed !== c.probed) return false;
+    if (sel.killRequested !== undefined && sel.killRequested !== !!c.killRequested) return false;
     if (sel.exits !== undefined && sel.exits !== (c.behaviour.exitAfterMs !== undefined)) return false;
     return true;
   }

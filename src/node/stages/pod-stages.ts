@@ -24,7 +24,10 @@ export const POD_STAGES: readonly Stage[] = [
   { name: 'container-create', target: 'container', selector: { pod: ['active'], container: ['creating'] }, delay: { from: 'create' }, action: 'createContainer' },
   { name: 'container-config-retry', target: 'container', selector: { pod: ['active'], container: ['config-error'] }, delay: { from: 'configErrorResync' }, action: 'retryCreate' },
   { name: 'container-start', target: 'container', selector: { pod: ['active'], container: ['created'] }, delay: { from: 'start' }, action: 'startContainer' },
-  { name: 'container-ready', target: 'container', selector: { pod: ['active'], container: ['running'], init: false, ready: false }, delay: { from: 'readyAfter' }, action: 'markReady' },
+  { name: 'container-ready', target: 'container', selector: { pod: ['active'], container: ['running'], init: false, ready: false, probed: false }, delay: { from: 'readyAfter' }, action: 'markReady' },
+  // A failed liveness or startup probe (probe-manager.ts) kills the container; the restart policy then applies.
+  { name: 'container-kill', target: 'container', selector: { pod: ['active'], container: ['running'], killRequested: true }, delay: { ms: 0 }, action: 'killContainer' },
+  { name: 'container-killed', target: 'container', selector: { pod: ['active'], container: ['killing'] }, delay: { from: 'stop' }, action: 'stopContainer' },
   { name: 'container-exit', target: 'container', selector: { pod: ['active'], container: ['running'], exits: true }, delay: { from: 'exitAfter' }, action: 'exitContainer' },
   { name: 'restart-policy', target: 'container', selector: { pod: ['active'], container: ['exited'] }, delay: { ms: 0 }, action: 'applyRestartPolicy' },
   { name: 'crash-loop-restart', target: 'container', selector: { pod: ['active'], container: ['crash-backoff'] }, delay: { from: 'crashBackoff' }, action: 'restartContainer' },

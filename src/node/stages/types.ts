@@ -30,6 +30,10 @@ export interface Selector {
   init?: boolean;
   /** Container's waiting reason is one of these. */
   waitingReason?: string[];
+  /** Container readiness comes from probes. */
+  probed?: boolean;
+  /** A probe asked for the container to be killed. */
+  killRequested?: boolean;
   /** Container behaviour has an exit time. */
   exits?: boolean;
   /** Every container is stopped (none running, created or being killed). */
@@ -40,7 +44,7 @@ export type ActionName =
   | 'admit' | 'createSandbox' | 'beginTermination' | 'finishTermination'
   | 'beginPull' | 'finishPull' | 'enterPullBackoff' | 'retryPull'
   | 'createContainer' | 'startContainer' | 'markReady' | 'exitContainer'
-  | 'applyRestartPolicy' | 'restartContainer' | 'stopContainer' | 'retryCreate';
+  | 'applyRestartPolicy' | 'restartContainer' | 'stopContainer' | 'retryCreate' | 'killContainer';
 
 export interface Stage {
   name: string;

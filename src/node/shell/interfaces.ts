@@ -1,0 +1,143 @@
+// The contract between the kubelet and the emulated container programs: what a container is (ContainerEnv), how a
+// program talks to the session (ShellIO) and how it ends (RunResult).
+
+import type { VirtualFs } from './fs/vfs.js';
+
+/** Which programs an image ships (the image catalogue's ImageToolset plus the host of a HostProcess container). */
+export type Toolset = 'busybox' | 'alpine' | 'debian' | 'distroless' | 'none' | 'servercore' | 'nanoserver' | 'hostprocess';
+
+export interface ContainerUser {
+  /** Linux: the passwd name (`root`, `nobody`); Windows: `ContainerUser`, `ContainerAdministrator`, `NT AUTHORITY\SYSTEM`. */
+  name: string;
+  uid?: number;
+  gid?: number;
+  groups?: { name: string; gid: number }[];
+}
+
+export interface SystemInfo {
+  /** Node osImage, e.g. `Windows Server 2019 Datacenter` or `Debian GNU/Linux 12 (bookworm)`. */
+  osImage: string;
+  /** Node kernel version, e.g. `6.1.0-18-amd64` or `10.0.17763.6893`. */
+  kernelVersion: string;
+  arch: string;
+  /** Windows build of the container image (`10.0.17763`); the host's for process isolation. */
+  windowsBuild?: string;
+  windowsUBR?: number;
+  nodeName: string;
+  bootTimeMs: number;
+  memoryBytes: number;
+  cpus: number;
+}
+
+export interface DnsAnswer { name: string; type: string; data: string; ttl: number }
+export interface DnsResult {
+  answers: DnsAnswer[];
+  rcode: 'NOERROR' | 'NXDOMAIN' | 'SERVFAIL' | 'TIMEOUT';
+  /** The server that answered (an IP). */
+  server: string;
+  /** True when the server is authoritative for the name (cluster zone); nslookup prints "Non-authoritative answer:" otherwise. */
+  authoritative?: boolean;
+}
+
+export type ConnectResult = 'open' | 'refused' | 'timeout' | 'unreachable';
+
+export interface HttpClientRequest { method: string; url: string; headers?: Record<string, string>; body?: Buffer }
+export interface HttpClientResponse { status: number; headers: Record<string, string>; body: Buffer }
+export interface HttpClientError { error: 'refused' | 'timeout' | 'unreachable' | 'resolve'; message?: string }
+
+export interface NetworkView {
+  /** The container's interfaces; Windows names look like `vEthernet (<endpoint>)`, Linux ones `eth0`. */
+  interfaces: { name: string; ip: string; prefix: number; mac: string; gateway?: string; ipv6?: string }[];
+  dns: { nameservers: string[]; search: string[]; ndots?: number };
+  /** Asks the cluster DNS one question for one fully qualified name (the caller of lookup applies search lists). */
+  lookup(name: string, type: 'A' | 'AAAA' | 'SRV' | 'PTR' | 'CNAME'): Promise<DnsResult>;
+  /** A TCP connection to ip:port through the cluster network model. */
+  connect(ip: string, port: number): Promise<ConnectResult>;
+  /** An HTTP request through the cluster network model (the URL's host is an IP or a name the model resolves). */
+  http(req: HttpClientRequest): Promise<HttpClientResponse | HttpClientError>;
+  ping(ip: string): Promise<{ rttMs: number; ttl: number } | 'timeout' | 'unreachable'>;
+}
+
+/** One HTTP request reaching a server inside the container. */
+export interface HttpRequest {
+  method: string;
+  /** Path and query, e.g. `/hostname?x=1`. */
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  remoteAddress: string;
+  remotePort: number;
+  /** The address and port the client connected to (the pod IP, or 127.0.0.1 for port-forward). */
+  localAddress: string;
+  localPort: number;
+}
+export interface HttpResponse { status: number; headers: Record<string, string>; body: Buffer }
+export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
+
+/** A socket a program inside the container listens on. */
+export interface Listener {
+  port: number;
+  protocol: 'TCP' | 'UDP';
+  /** Answers HTTP; absent for servers that only accept connections (redis, `nc -l`). */
+  handler?: HttpHandler;
+  /** The program listening, for `netstat` and events (`nginx`, `powershell.exe`). */
+  program: string;
+}
+
+/** What a container is: its OS, programs, identity, files, network and clock. */
+export interface ContainerEnv {
+  os: 'linux' | 'windows';
+  toolset: Toolset;
+  hostname: string;
+  user: ContainerUser;
+  /** The process environment as the runtime passes it (image ENV + pod env); OS defaults are filled in by runCommand. */
+  env: Record<string, string>;
+  workingDir: string;
+  fs: VirtualFs;
+  system: SystemInfo;
+  network: NetworkView;
+  processes(): { pid: number; name: string; memKB: number; sessionName?: string; user?: string }[];
+  /** The credential spec's DomainJoinConfig, for `nltest /PARENTDOMAIN`. */
+  gmsa?: { domain: string; netbiosName?: string };
+  clock: ShellClock;
+  /**
+   * Registers a listening socket; returns a handle to close it, or 'in-use' when the port is taken in the pod's
+   * network namespace. Without it, servers still run but nothing can reach them.
+   */
+  listen?(l: Listener): { close(): void } | 'in-use';
+  /** Aborts when the container stops: background jobs and daemons (`cmd &`, `httpd` without -f) live until then. */
+  lifetime?: AbortSignal;
+  /** Identifies the container in runtime error texts (hcsshim names it); defaults to the hostname. */
+  containerId?: string;
+}
+
+export interface ShellClock {
+  now(): number;
+  /** Resolves after ms of the container's clock; rejects (or resolves early) when signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface ShellIO {
+  /** undefined = no stdin (EOF at once). */
+  stdin?: AsyncIterable<Buffer | string>;
+  stdout(chunk: string | Buffer): void;
+  stderr(chunk: string | Buffer): void;
+  tty?: boolean;
+  /** Aborted = the container is being stopped or the exec session closed. reason 'SIGKILL' kills; anything else terminates. */
+  signal?: AbortSignal;
+}
+
+export type RunResult =
+  | {
+    kind: 'exited';
+    exitCode: number;
+    /** Set when the process ended because io.signal aborted. */
+    signal?: 'SIGTERM' | 'SIGKILL';
+  }
+  | {
+    kind: 'not-found';
+    /** The runtime's text for an exec (`kubectl exec`, exec probes, hooks). */
+    message: string;
+    /** The runtime's text when this is the container's own command (StartError / RunContainerError message). */
+    startMessage: string;
+  };
