@@ -20,10 +20,9 @@ import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
 import { renewLease, LEASE_RENEW_MS } from './lease.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
-import type { ContainerRuntime, PodRuntime } from './runtime-state.js';
+import type { PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
-import type { ProbeTarget } from './probes/probe-runner.js';
-import { serverOnPort } from './process/pod-servers.js';
+import { podProbeTarget } from './probes/pod-probe-target.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
@@ -95,36 +94,12 @@ export class Kubelet {
     };
     this.probes = new ProbeManager({
       clock: o.clock,
-      target: (rec, c) => this.probeTarget(rec, c),
+      target: (rec) => podProbeTarget(rec, o.clock, this.profile.internalIP, async () => ({ error: 'exec probes need the container shell' })),
       event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
       changed: (rec) => {
         if (this.pods.get(rec.key) === rec) this.sync(rec, true);
       },
     });
-  }
-
-  /** How the kubelet's probers reach a container: the pod's servers, and (soon) the container's shell. */
-  private probeTarget(rec: PodRuntime, _c: ContainerRuntime): ProbeTarget {
-    const clock = this.o.clock;
-    const local = (host: string) => host === rec.podIP || host === 'localhost' || host === '127.0.0.1';
-    return {
-      podIP: rec.podIP ?? '',
-      http: async ({ host, port, path }) => {
-        if (!local(host)) return { error: 'timeout' };
-        const s = serverOnPort(rec, port);
-        if (!s) return { error: 'refused' };
-        if (!s.server.http) return { error: 'refused' };
-        const q = path.indexOf('?');
-        const a = s.server.http({
-          method: 'GET', path: q < 0 ? path : path.slice(0, q), query: new URLSearchParams(q < 0 ? '' : path.slice(q + 1)),
-          uptimeMs: clock.now() - s.startedAt, now: clock.now(), clientIP: this.profile.internalIP,
-        });
-        return { status: a.status, body: a.body };
-      },
-      tcp: async (host, port) => (!local(host) ? 'timeout' : serverOnPort(rec, port) ? 'open' : 'refused'),
-      exec: async () => ({ error: 'exec probes need the container shell' }),
-      grpc: async (port) => (serverOnPort(rec, port) ? 'UNIMPLEMENTED' : 'refused'),
-    };
   }
 
   /** Registers the Node (or adopts an existing one), writes its status and the first Lease. */

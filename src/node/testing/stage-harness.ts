@@ -10,6 +10,8 @@ import { restorePodRuntime } from '../restore.js';
 import { computeAllocatable, type NodeProfile } from '../profile.js';
 import type { PodRuntime } from '../runtime-state.js';
 import { ACTIONS } from '../stages/actions.js';
+import { ProbeManager } from '../probes/probe-manager.js';
+import { podProbeTarget } from '../probes/pod-probe-target.js';
 import { StageEngine } from '../stages/engine.js';
 import { POD_STAGES } from '../stages/pod-stages.js';
 import { DEFAULT_TIMINGS, type StageContext } from '../stages/types.js';
@@ -31,6 +33,7 @@ export class StageHarness {
   readonly ctx: StageContext;
   readonly rec: PodRuntime;
   finalized = false;
+  private readonly probes: ProbeManager;
   /** ConfigMaps the pod's env may refer to, keyed namespace/name. */
   readonly configMaps = new Map<string, Record<string, string>>();
 
@@ -55,17 +58,29 @@ export class StageHarness {
       finalize: () => { this.finalized = true; },
     };
     this.rec = opts.restore ? restorePodRuntime(pod, this.clock.now()) : newPodRuntime(pod, this.clock.now());
+    this.probes = new ProbeManager({
+      clock: this.clock,
+      target: (rec) => podProbeTarget(rec, this.clock, profile.internalIP, async () => ({ error: 'no shell in the stage harness' })),
+      event: (_rec, c, type, reason, message) => this.ctx.events.podEvent(this.rec, c, type, reason, message),
+      changed: () => this.run(),
+    });
+  }
+
+  /** Runs due stages and brings the probes in line, as the kubelet's sync does. */
+  private run(): void {
+    this.engine.runDue(this.ctx, this.rec);
+    this.probes.reconcile(this.rec);
   }
 
   /** Advances the clock by `ms`, running every stage that falls due on the way, at its own instant. */
   async advance(ms: number): Promise<void> {
     const end = this.clock.now() + ms;
-    this.engine.runDue(this.ctx, this.rec);
+    this.run();
     for (;;) {
       const due = this.engine.nextDue(this.ctx, this.rec);
       if (!due || due.at > end) break;
       await this.clock.advance(Math.max(0, due.at - this.clock.now()));
-      this.engine.runDue(this.ctx, this.rec);
+      this.run();
     }
     await this.clock.advance(end - this.clock.now());
   }
