@@ -7,6 +7,7 @@ import type { Container } from 'kubernetes-types/core/v1.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import { containerEnv } from '../process/env-vars.js';
 import { volumeContent } from '../volumes/volume-content.js';
+import { terminationMessage } from '../logs/termination-message.js';
 import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
 import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
 import { selectPlatform } from '../images/platform.js';
@@ -274,12 +275,15 @@ const markReady: Action = (_ctx, _rec, c) => {
   if (!c!.init) c!.ready = true;
 };
 
-const exitContainer: Action = (ctx, _rec, c) => {
+const windowsDocker = (ctx: StageContext) => ctx.profile.os === 'windows' && ctx.profile.containerRuntime === 'docker';
+
+const exitContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   const code = c!.behaviour.exitCode;
-  c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
-  c!.ready = false;
   c!.log?.close();
+  const message = terminationMessage({ spec: specOf(rec, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
+  c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
+  c!.ready = false;
   setState(c!, 'exited', now);
 };
 

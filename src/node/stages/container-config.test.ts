@@ -80,3 +80,13 @@ test('a volume whose ConfigMap is missing keeps the pod in ContainerCreating wit
   await h.advance(3000);
   assert.ok(h.status().containerStatuses![0].state?.running);
 });
+
+test('FallbackToLogsOnError: a failed container\'s message is the tail of its log (kuberuntime getTerminationMessage)', async () => {
+  const p = pod({ name: 'c', image: 'nginx:1.27', terminationMessagePolicy: 'FallbackToLogsOnError' }, undefined, 'Never');
+  p.metadata!.annotations = { 'winkube.io/crash-after': '1s' };
+  const h = new StageHarness(p, LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/nginx:1.27']);
+  await h.advance(3000);
+  const t = h.status().containerStatuses![0].state?.terminated;
+  assert.equal(t?.exitCode, 1);
+  assert.equal(t?.message, '/docker-entrypoint.sh: Configuration complete; ready for start up\n');
+});
