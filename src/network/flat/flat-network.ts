@@ -1,0 +1,144 @@
+// A flat cluster network: every pod reaches every pod IP and Service ClusterIP directly, and names resolve from the
+// Services and pods in the API. It stands in for the data plane (HNS, kube-proxy, CoreDNS) until that model exists;
+// exec's network commands, probes and port-forward ask it, so the data plane can replace it behind the same view.
+// Addresses are modelled: nothing here sends a packet.
+
+import type { Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { DnsResult, HttpClientError, HttpClientRequest, HttpClientResponse, Listener, NetworkView } from '../../node/shell/interfaces.js';
+
+export const CLUSTER_DOMAIN = 'cluster.local';
+
+/** What the network needs to know about the cluster (the node agent's informers and kubelets). */
+export interface FlatNetworkSource {
+  /** The listener on ip:port, if a pod with that IP runs one (undefined: nothing listens; null: no such pod). */
+  listenerAt(ip: string, port: number, protocol: 'TCP' | 'UDP'): Listener | undefined | null;
+  services(): Service[];
+  /** Ready endpoint addresses of a Service with their ports by name. */
+  endpoints(namespace: string, service: string): { ip: string; hostname?: string; ports: { name: string; port: number; protocol: string }[] }[];
+  /** Running pods, for pod A records (`1-2-3-4.ns.pod.cluster.local`) and hostname.subdomain records. */
+  pods(): Pod[];
+  /** Node addresses (reachable for ping; ports are the node's). */
+  isNodeIP(ip: string): boolean;
+  /** Whether a running pod has this IP. */
+  isPodIP(ip: string): boolean;
+  /** kube-dns's ClusterIP, the nameserver pods use. */
+  dnsIP: string;
+}
+
+const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
+
+export class FlatNetwork {
+  constructor(private readonly src: FlatNetworkSource) {}
+
+  /** Answers one fully qualified question, as the cluster DNS would. */
+  lookup(fqdn: string, type: 'A' | 'AAAA' | 'SRV' | 'PTR' | 'CNAME'): DnsResult {
+    const name = fqdn.replace(/\.$/, '').toLowerCase();
+    const server = this.src.dnsIP;
+    const none: DnsResult = { answers: [], rcode: 'NXDOMAIN', server, authoritative: true };
+    if (!name.endsWith(`.${CLUSTER_DOMAIN}`)) {
+      // No upstream resolver: the machine has no internet, so names outside the cluster fail as an unreachable
+      // upstream makes CoreDNS fail them.
+      return { answers: [], rcode: 'SERVFAIL', server };
+    }
+    const labels = name.slice(0, -CLUSTER_DOMAIN.length - 1).split('.');
+    const a = (ip: string) => ({ name: `${name}.`, type: 'A', data: ip, ttl: 30 });
+    if (type !== 'A') return { ...none, rcode: 'NOERROR' };
+    // <svc>.<ns>.svc and <host>.<svc>.<ns>.svc
+    if (labels.length >= 3 && labels[labels.length - 1] === 'svc') {
+      const [ns, svcName] = [labels[labels.length - 2], labels[labels.length - 3]];
+      const svc = this.src.services().find((s) => s.metadata?.namespace === ns && s.metadata?.name === svcName);
+      if (!svc) return none;
+      const eps = this.src.endpoints(ns, svcName);
+      if (labels.length === 4) {
+        const host = eps.find((e) => e.hostname === labels[0]);
+        return host ? { answers: [a(host.ip)], rcode: 'NOERROR', server, authoritative: true } : none;
+      }
+      if (labels.length !== 3) return none;
+      if (svc.spec?.type === 'ExternalName' && svc.spec.externalName) {
+        return { answers: [{ name: `${name}.`, type: 'CNAME', data: `${svc.spec.externalName}.`, ttl: 30 }], rcode: 'NOERROR', server, authoritative: true };
+      }
+      const ip = svc.spec?.clusterIP;
+      if (ip && ip !== 'None') return { answers: [a(ip)], rcode: 'NOERROR', server, authoritative: true };
+      return { answers: eps.map((e) => a(e.ip)), rcode: 'NOERROR', server, authoritative: true };
+    }
+    // <a-b-c-d>.<ns>.pod
+    if (labels.length === 3 && labels[2] === 'pod') {
+      const ip = labels[0].replace(/-/g, '.');
+      return isIPv4(ip) ? { answers: [a(ip)], rcode: 'NOERROR', server, authoritative: true } : none;
+    }
+    return none;
+  }
+
+  /** The Service behind a ClusterIP:port, resolved to one ready endpoint (kube-proxy's job in the real data plane). */
+  private viaService(ip: string, port: number): { ip: string; port: number } | 'refused' | undefined {
+    const svc = this.src.services().find((s) => s.spec?.clusterIP === ip || s.spec?.clusterIPs?.includes(ip));
+    if (!svc) return undefined;
+    const sp = svc.spec?.ports?.find((p) => p.port === port);
+    if (!sp) return 'refused';
+    const eps = this.src.endpoints(svc.metadata?.namespace ?? '', svc.metadata?.name ?? '');
+    for (const e of eps) {
+      const target = e.ports.find((p) => p.name === (sp.name ?? ''))?.port ?? (typeof sp.targetPort === 'number' ? sp.targetPort : sp.port);
+      return { ip: e.ip, port: target };
+    }
+    // A Service without ready endpoints rejects the connection (kube-proxy's REJECT rule).
+    return 'refused';
+  }
+
+  private route(ip: string, port: number): { listener?: Listener; fate: 'open' | 'refused' | 'timeout' | 'unreachable'; ip: string; port: number } {
+    const svc = this.viaService(ip, port);
+    if (svc === 'refused') return { fate: 'refused', ip, port };
+    const dest = svc ?? { ip, port };
+    const l = this.src.listenerAt(dest.ip, dest.port, 'TCP');
+    if (l === null) return { fate: this.src.isNodeIP(dest.ip) ? 'refused' : 'timeout', ...dest };
+    return l ? { listener: l, fate: 'open', ...dest } : { fate: 'refused', ...dest };
+  }
+
+  connect(ip: string, port: number): 'open' | 'refused' | 'timeout' | 'unreachable' {
+    return this.route(ip, port).fate;
+  }
+
+  async http(fromIP: string, req: HttpClientRequest, resolve: (host: string) => Promise<string | undefined>): Promise<HttpClientResponse | HttpClientError> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return { error: 'resolve', message: `bad URL ${req.url}` };
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const ip = isIPv4(host) ? host : await resolve(host);
+    if (!ip) return { error: 'resolve', message: host };
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    const r = this.route(ip, port);
+    if (r.fate !== 'open') return { error: r.fate };
+    if (!r.listener?.handler) return { error: 'refused', message: 'connection reset by peer' };
+    const res = await r.listener.handler({
+      method: req.method, path: `${url.pathname}${url.search}`, headers: req.headers ?? {}, body: req.body ?? Buffer.alloc(0),
+      remoteAddress: fromIP, remotePort: 40000, localAddress: r.ip, localPort: r.port,
+    });
+    return res;
+  }
+
+  ping(ip: string): { rttMs: number; ttl: number } | 'timeout' {
+    const known = this.src.isPodIP(ip) || this.src.isNodeIP(ip);
+    // Service VIPs answer no ICMP: kube-proxy only programs the Service ports (windows-facts §4.4 and Linux alike).
+    return known ? { rttMs: 1, ttl: 128 } : 'timeout';
+  }
+
+  /** The search-list rules of a pod's resolver, then the first name that answers. */
+  async resolveFor(dns: NetworkView['dns'], name: string): Promise<string | undefined> {
+    for (const candidate of candidates(dns, name)) {
+      const r = this.lookup(candidate, 'A');
+      const a = r.answers.find((x) => x.type === 'A');
+      if (a) return a.data;
+    }
+    return undefined;
+  }
+}
+
+/** Names a resolver tries, in order: ndots decides whether the name is tried as given first (resolv.conf(5)). */
+export function candidates(dns: NetworkView['dns'], name: string): string[] {
+  if (name.endsWith('.')) return [name];
+  const dots = name.split('.').length - 1;
+  const searched = dns.search.map((s) => `${name}.${s}`);
+  return dots >= (dns.ndots ?? 1) ? [name, ...searched] : [...searched, name];
+}
