@@ -45,6 +45,7 @@ export class NodeAgent {
   private readonly podInformer: Informer<KubeObject>;
   private readonly configMaps: Informer<KubeObject>;
   private readonly secrets: Informer<KubeObject>;
+  private readonly runtimeClasses: Informer<KubeObject>;
   private readonly statusWriter: StatusWriter;
   private readonly server?: KubeletServer;
 
@@ -60,7 +61,8 @@ export class NodeAgent {
     this.podInformer = this.informers.for(R.pods);
     this.configMaps = this.informers.for(R.configmaps);
     this.secrets = this.informers.for(R.secrets);
-    const config = configSource(this.configMaps, this.secrets);
+    this.runtimeClasses = this.informers.for(R.runtimeclasses);
+    const config = configSource(this.configMaps, this.secrets, this.runtimeClasses);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {
@@ -86,9 +88,9 @@ export class NodeAgent {
     }));
     for (const k of all) k.start();
     // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
-    this.configMaps.start();
-    this.secrets.start();
-    await Promise.all([this.configMaps.waitForSync(), this.secrets.waitForSync()]);
+    const lookups = [this.configMaps, this.secrets, this.runtimeClasses];
+    for (const inf of lookups) inf.start();
+    await Promise.all(lookups.map((inf) => inf.waitForSync()));
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {
       const node = asPod(o).spec?.nodeName;
       return node ? [node] : [];
@@ -129,8 +131,9 @@ export class NodeAgent {
 }
 
 /** ConfigMaps and Secrets from the agent's informers (the kubelet's watch-based managers). */
-function configSource(configMaps: Informer<KubeObject>, secrets: Informer<KubeObject>): ConfigSource {
+function configSource(configMaps: Informer<KubeObject>, secrets: Informer<KubeObject>, runtimeClasses: Informer<KubeObject>): ConfigSource {
   return {
+    runtimeClassHandler: (name) => (runtimeClasses.get(name) as { handler?: string } | undefined)?.handler,
     configMap: (ns, name) => {
       const cm = configMaps.get(`${ns}/${name}`) as { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
       if (!cm) return undefined;

@@ -6,6 +6,7 @@ import { Backoff } from './backoff.js';
 import type { ContainerBehaviour } from './behaviour.js';
 import type { ContainerLog } from './logs/container-log.js';
 import type { LinuxUser } from './os/linux/identity.js';
+import type { Isolation } from './profile.js';
 
 export type PodState =
   | 'admit'        // seen, not yet admitted
@@ -104,6 +105,8 @@ export interface PodRuntime {
   podIP?: string;
   sandboxID?: string;
   sandboxReadyAt?: number;
+  /** The isolation the pod's sandbox got from its RuntimeClass handler (Windows: process or hyperv). */
+  isolation?: Isolation;
   /** After a failed attempt (volumes that cannot be set up, no pod IP), the sandbox is not tried again before this. */
   sandboxRetryAt?: number;
   /** Set for rejected pods (status.reason / status.message). */

@@ -10,6 +10,8 @@ export interface ConfigSource {
   configMap(namespace: string, name: string): Record<string, string> | undefined;
   /** Decoded Secret data (data base64-decoded, stringData merged by the API server already). */
   secret(namespace: string, name: string): Record<string, string> | undefined;
+  /** The handler of a RuntimeClass (node.k8s.io/v1), for the pod's runtimeClassName. */
+  runtimeClassHandler?(name: string): string | undefined;
 }
 
 export type EnvResult = { env: Record<string, string> } | { error: string };

@@ -7,6 +7,7 @@ import type { Container } from 'kubernetes-types/core/v1.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import { containerEnv } from '../process/env-vars.js';
 import { volumeContent } from '../volumes/volume-content.js';
+import { isolationFor } from '../runtime-handlers.js';
 import { terminationMessage } from '../logs/termination-message.js';
 import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
 import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
@@ -17,6 +18,7 @@ import { IpamExhaustedError } from '../../network/ipam/host-local.js';
 import { ContainerLog } from '../logs/container-log.js';
 import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Action, ActionName, StageContext } from './types.js';
+import type { NodeProfile } from '../profile.js';
 
 /** A 64-hex container/sandbox id, unique per pod uid, container, attempt. */
 export function runtimeId(...parts: (string | number)[]): string {
@@ -44,7 +46,7 @@ const admit: Action = (ctx, rec) => {
   rec.startTime ??= now;
 };
 
-/** The volume manager's retry of volumes it could not set up (it backs off from 500 ms; events repeat). */
+/** The retry of a sandbox that could not be made (volumes the volume manager could not set up, a missing runtime handler). */
 const MOUNT_RETRY_MS = 2000;
 
 const createSandbox: Action = (ctx, rec) => {
@@ -57,6 +59,16 @@ const createSandbox: Action = (ctx, rec) => {
     return;
   }
   const sandboxID = runtimeId(rec.uid, 'sandbox');
+  const rcName = rec.pod.spec?.runtimeClassName;
+  const handler = rcName ? ctx.config.runtimeClassHandler?.(rcName) ?? '' : '';
+  const iso = isolationFor(ctx.profile, handler);
+  if ('error' in iso) {
+    // kuberuntime_manager.go SyncPod: the sandbox is retried on the next sync; the pod stays ContainerCreating.
+    ctx.events.podEvent(rec, undefined, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: rpc error: code = Unknown desc = ${iso.error}`);
+    rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
+    return;
+  }
+  rec.isolation = iso.isolation;
   if (rec.pod.spec?.hostNetwork) {
     rec.podIP = ctx.profile.internalIP;
   } else {
@@ -111,7 +123,7 @@ const finishTermination: Action = (ctx, rec) => {
 
 const stopContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
-  const graceMs = gracePeriodMs(rec);
+  const graceMs = gracePeriodMs(rec, ctx.profile);
   // A process that outlives the grace period is killed: 137 (SIGKILL) on Linux; Windows has no signal exit codes.
   const killed = c!.behaviour.stopMs > graceMs;
   const exitCode = killed ? (ctx.profile.os === 'windows' ? 1 : 137) : 0;
@@ -130,16 +142,22 @@ const killContainer: Action = (ctx, _rec, c) => {
 };
 
 /** deletionGracePeriodSeconds (set by the API server from the delete request) or the spec's, default 30 s. */
-export function gracePeriodMs(rec: PodRuntime): number {
+export function gracePeriodMs(rec: PodRuntime, profile?: Pick<NodeProfile, 'os' | 'containerRuntime'>): number {
+  // Docker on Windows: the entrypoint gets CTRL_SHUTDOWN_EVENT and Windows stops everything 5 s later, whatever the
+  // grace period says (seed 001 "Feature Restrictions": TerminationGracePeriod not implemented without containerd).
+  if (profile?.os === 'windows' && profile.containerRuntime === 'docker') return WINDOWS_DOCKER_STOP_MS;
   const s = rec.pod.metadata?.deletionGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
   return Math.max(0, s) * 1000;
 }
+
+/** The shutdown wait of Windows containers under Docker (a registry default inside the image). */
+export const WINDOWS_DOCKER_STOP_MS = 5000;
 
 const beginPull: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   const spec = specOf(rec, c!);
   const d = decidePull(c!.image, spec?.imagePullPolicy as PullPolicy | undefined, {
-    profile: ctx.profile, present: ctx.images, bytesPerSecond: ctx.timings.pullBytesPerSecond, minPullMs: ctx.timings.minPullMs,
+    profile: { ...ctx.profile, isolation: rec.isolation ?? ctx.profile.isolation }, present: ctx.images, bytesPerSecond: ctx.timings.pullBytesPerSecond, minPullMs: ctx.timings.minPullMs,
   });
   c!.waiting = { reason: 'ContainerCreating' };
   if (d.kind === 'present') {
@@ -214,7 +232,7 @@ const createContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   // An image already on a Windows node but built for another OS version fails in HCS (windows-facts §3.5).
   const img = lookupImage(c!.image);
-  if (ctx.profile.os === 'windows' && img && img.known && !selectPlatform(ctx.profile, ctx.profile.isolation, img.platforms)) {
+  if (ctx.profile.os === 'windows' && img && img.known && !selectPlatform(ctx.profile, rec.isolation ?? ctx.profile.isolation, img.platforms)) {
     const message = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c!.name}: The container operating system does not match the host operating system.: unknown`;
     ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${message}`);
     c!.waiting = { reason: 'CreateContainerError', message };

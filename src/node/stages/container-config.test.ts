@@ -90,3 +90,30 @@ test('FallbackToLogsOnError: a failed container\'s message is the tail of its lo
   assert.equal(t?.exitCode, 1);
   assert.equal(t?.message, '/docker-entrypoint.sh: Configuration complete; ready for start up\n');
 });
+
+// windows-facts §7 hyperv.go; seed 000 "Simplifying with RuntimeClass"
+test('Hyper-V isolation through the runhcs-wcow-hypervisor handler runs an older build; a node without that runtime fails the sandbox', async () => {
+  const hyperv = { ...windowsProfile('win22-hv', 3, '10.0.20348'), isolation: 'hyperv' as const };
+  const processOnly = windowsProfile('win22', 4, '10.0.20348');
+  const p = () => {
+    const x = pod(nano({ command: ['cmd', '/c', 'ping', '-t', 'localhost'] }));
+    x.spec!.runtimeClassName = 'hv';
+    return x;
+  };
+  const images = ['registry.k8s.io/pause:3.10', 'mcr.microsoft.com/windows/nanoserver:ltsc2019'];
+  const ok = new StageHarness(p(), hyperv, images);
+  ok.runtimeClasses.set('hv', 'runhcs-wcow-hypervisor');
+  await ok.advance(2000);
+  assert.ok(ok.status().containerStatuses![0].state?.running, JSON.stringify(ok.status().containerStatuses));
+  assert.equal(ok.rec.isolation, 'hyperv');
+
+  const refused = new StageHarness(p(), processOnly, images);
+  refused.runtimeClasses.set('hv', 'runhcs-wcow-hypervisor');
+  await refused.advance(2000);
+  assert.ok(refused.events.some((e) => e.reason === 'FailedCreatePodSandBox' && e.message === 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "runhcs-wcow-hypervisor" is configured'));
+  assert.equal(refused.status().phase, 'Pending');
+
+  const processIsolated = new StageHarness(pod(nano()), processOnly, images);
+  await processIsolated.advance(2000);
+  assert.match(processIsolated.status().containerStatuses![0].state?.waiting?.message ?? '', /The container operating system does not match the host operating system/);
+});

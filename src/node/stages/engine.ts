@@ -83,7 +83,7 @@ export class StageEngine {
       case 'pull': return since + (c?.pullDurationMs ?? 0);
       case 'exitAfter': return c?.behaviour.exitAfterMs === undefined ? undefined : since + c.behaviour.exitAfterMs;
       case 'readyAfter': return since + (c?.behaviour.readyAfterMs ?? 0);
-      case 'stop': return since + Math.min(c?.behaviour.stopMs ?? 0, gracePeriodMs(rec));
+      case 'stop': return since + Math.min(c?.behaviour.stopMs ?? 0, gracePeriodMs(rec, ctx.profile));
       case 'pullBackoff': {
         const e = c?.pullBackoff.entry;
         return e ? e.lastUpdate + e.backoffMs : since;

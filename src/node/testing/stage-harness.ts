@@ -36,6 +36,8 @@ export class StageHarness {
   private readonly probes: ProbeManager;
   /** ConfigMaps the pod's env may refer to, keyed namespace/name. */
   readonly configMaps = new Map<string, Record<string, string>>();
+  /** RuntimeClass name → handler. */
+  readonly runtimeClasses = new Map<string, string>();
 
   /** `restore`: the pod comes from an earlier run whose runtime was lost (restore.ts), as after a node reboot. */
   constructor(pod: Pod, readonly profile: NodeProfile, images: string[] = profile.preloadedImages, opts: { restore?: boolean } = {}) {
@@ -46,7 +48,7 @@ export class StageHarness {
       images: new Set(images),
       ipam: new HostLocalAllocator(profile.podCIDR),
       timings: DEFAULT_TIMINGS,
-      config: { configMap: (ns, name) => this.configMaps.get(`${ns}/${name}`), secret: () => undefined },
+      config: { configMap: (ns, name) => this.configMaps.get(`${ns}/${name}`), secret: () => undefined, runtimeClassHandler: (name) => this.runtimeClasses.get(name) },
       allocatable,
       events: {
         podEvent: (_rec, c, type, reason, message) => this.events.push({

@@ -1,0 +1,139 @@
+// Programs an image adds on top of its base toolset (nginx, agnhost, curl, IIS...), with the files they use, and
+// which repositories carry which.
+
+import type { VirtualFs } from './vfs.js';
+
+export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause';
+
+function program(fs: VirtualFs, path: string, tag: string): void {
+  const parent = path.replace(/[\\/][^\\/]+$/, '') || '/';
+  fs.mkdir(parent, { parents: true });
+  fs.writeFile(path, Buffer.from(`emulated ${tag}\n`), { mode: 0o755 }).program = tag;
+}
+
+// Written for winkube: an nginx welcome page carrying the real page's title and heading.
+const NGINX_INDEX = `<!DOCTYPE html>
+<html>
+<head>
+<title>Welcome to nginx!</title>
+</head>
+<body>
+<h1>Welcome to nginx!</h1>
+<p>This nginx web server is running inside a winkube emulated container.</p>
+</body>
+</html>
+`;
+const NGINX_DEFAULT_CONF = `server {
+    listen       80;
+    listen  [::]:80;
+    server_name  localhost;
+
+    location / {
+        root   /usr/share/nginx/html;
+        index  index.html index.htm;
+    }
+}
+`;
+const NGINX_CONF = `user  nginx;
+worker_processes  auto;
+
+error_log  /var/log/nginx/error.log notice;
+pid        /var/run/nginx.pid;
+
+events {
+    worker_connections  1024;
+}
+
+http {
+    include       /etc/nginx/mime.types;
+    default_type  application/octet-stream;
+    access_log  /var/log/nginx/access.log;
+    sendfile        on;
+    keepalive_timeout  65;
+    include /etc/nginx/conf.d/*.conf;
+}
+`;
+// Written for winkube: the entrypoint announces itself like the image's does, then runs its arguments.
+const NGINX_ENTRYPOINT = `#!/bin/sh
+set -e
+if [ "$1" = "nginx" ] || [ "$1" = "nginx-debug" ]; then
+    echo "/docker-entrypoint.sh: Configuration complete; ready for start up"
+fi
+exec "$@"
+`;
+
+function addNginx(fs: VirtualFs): void {
+  program(fs, '/usr/sbin/nginx', 'nginx');
+  fs.mkdir('/etc/nginx/conf.d', { parents: true });
+  fs.writeFile('/etc/nginx/nginx.conf', NGINX_CONF);
+  fs.writeFile('/etc/nginx/conf.d/default.conf', NGINX_DEFAULT_CONF);
+  fs.writeFile('/etc/nginx/mime.types', 'types {\n    text/html html htm shtml;\n    text/css css;\n    application/javascript js;\n    application/json json;\n    text/plain txt;\n}\n');
+  fs.mkdir('/usr/share/nginx/html', { parents: true });
+  fs.writeFile('/usr/share/nginx/html/index.html', NGINX_INDEX);
+  fs.writeFile('/usr/share/nginx/html/50x.html', '<!DOCTYPE html>\n<html>\n<head>\n<title>Error</title>\n</head>\n<body>\n<h1>An error occurred.</h1>\n</body>\n</html>\n');
+  fs.mkdir('/var/log/nginx', { parents: true });
+  fs.symlink('/dev/stdout', '/var/log/nginx/access.log');
+  fs.symlink('/dev/stderr', '/var/log/nginx/error.log');
+  fs.mkdir('/var/cache/nginx', { parents: true });
+  fs.mkdir('/docker-entrypoint.d', { parents: true });
+  fs.writeFile('/docker-entrypoint.sh', NGINX_ENTRYPOINT, { mode: 0o775 });
+  if (fs.exists('/etc/passwd')) {
+    fs.writeFile('/etc/passwd', 'nginx:x:101:101:nginx user:/nonexistent:/bin/false\n', { append: true });
+    fs.writeFile('/etc/group', 'nginx:x:101:\n', { append: true });
+  }
+}
+
+function addHttpd(fs: VirtualFs): void {
+  program(fs, '/usr/local/apache2/bin/httpd', 'httpd');
+  fs.mkdir('/usr/local/apache2/htdocs', { parents: true });
+  fs.writeFile('/usr/local/apache2/htdocs/index.html', '<html><body><h1>It works!</h1></body></html>\n');
+  fs.mkdir('/usr/local/bin', { parents: true });
+  fs.writeFile('/usr/local/bin/httpd-foreground', '#!/bin/sh\nset -e\nexec /usr/local/apache2/bin/httpd -DFOREGROUND "$@"\n', { mode: 0o755 });
+}
+
+/** Adds the programs (and their files) an image carries beyond its toolset. */
+export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readonly ImageProgram[]): void {
+  for (const x of extras) {
+    if (os === 'windows') {
+      if (x === 'agnhost') program(fs, 'C:\\agnhost.exe', 'agnhost');
+      if (x === 'pause') program(fs, 'C:\\pause.exe', 'pause');
+      if (x === 'iis') {
+        program(fs, 'C:\\ServiceMonitor.exe', 'win:ServiceMonitor');
+        fs.mkdir('C:\\inetpub\\wwwroot', { parents: true });
+        fs.mkdir('C:\\inetpub\\logs\\LogFiles', { parents: true });
+        fs.writeFile('C:\\inetpub\\wwwroot\\iisstart.htm', '<!DOCTYPE html>\r\n<html>\r\n<head>\r\n<title>IIS Windows Server</title>\r\n</head>\r\n<body>\r\n<div id="container">IIS Windows Server</div>\r\n</body>\r\n</html>\r\n');
+        program(fs, 'C:\\Windows\\System32\\inetsrv\\w3wp.exe', 'win:w3wp');
+      }
+      continue;
+    }
+    switch (x) {
+      case 'nginx': addNginx(fs); break;
+      case 'curl': program(fs, '/usr/bin/curl', 'curl'); break;
+      case 'agnhost': program(fs, '/agnhost', 'agnhost'); break;
+      case 'pause': program(fs, '/pause', 'pause'); break;
+      case 'python3':
+        program(fs, '/usr/bin/python3', 'python3');
+        fs.symlink('python3', '/usr/bin/python');
+        break;
+      case 'httpd': addHttpd(fs); break;
+      case 'redis':
+        program(fs, '/usr/local/bin/redis-server', 'redis-server');
+        program(fs, '/usr/local/bin/redis-cli', 'redis-cli');
+        break;
+      default: break;
+    }
+  }
+}
+
+/** The extra programs of well-known repositories (the rest carry only their toolset). */
+export function extrasForImage(repository: string): ImageProgram[] {
+  const r = repository.toLowerCase();
+  if (/(^|\/)pause$/.test(r)) return ['pause'];
+  if (r.endsWith('/nginx')) return r.includes('e2e-test-images') ? ['nginx'] : ['nginx', 'curl'];
+  if (r.endsWith('/agnhost')) return ['agnhost'];
+  if (r.endsWith('/httpd')) return ['httpd'];
+  if (r.endsWith('/redis')) return ['redis'];
+  if (r.endsWith('/python') || r.includes('python')) return ['python3'];
+  if (r.endsWith('/iis') || r.includes('/dotnet/framework/aspnet') || r.includes('/dotnet/framework/samples')) return ['iis'];
+  return [];
+}
