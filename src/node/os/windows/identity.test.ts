@@ -40,3 +40,13 @@ test('accounts a container can log on as', () => {
   assert.ok(!accountExists('ContainerUser', true), 'HostProcess containers run as host accounts');
   assert.ok(accountExists('mygroup', true, new Set(['mygroup'])));
 });
+
+// windows-facts §7 gmsa_kubelet.go: container2 overrides the pod's spec, container1 inherits it
+test('GMSA: the credential spec reaches the container, container over pod', async () => {
+  const { credentialSpecOf, gmsaDomain } = await import('./gmsa.js');
+  const spec = (domain: string) => JSON.stringify({ CmsPlugins: ['ActiveDirectory'], DomainJoinConfig: { DnsName: domain, NetBiosName: domain.split('.')[0].toUpperCase() } });
+  const p: Pod = { metadata: { name: 'p' }, spec: { containers: [], securityContext: { windowsOptions: { gmsaCredentialSpec: spec('acme.com') } } } };
+  assert.deepEqual(gmsaDomain(credentialSpecOf(p, { name: 'c1' })), { domain: 'acme.com', netbiosName: 'ACME' });
+  assert.equal(gmsaDomain(credentialSpecOf(p, { name: 'c2', securityContext: { windowsOptions: { gmsaCredentialSpec: spec('contoso.org') } } }))?.domain, 'contoso.org');
+  assert.equal(gmsaDomain('not json'), undefined);
+});
