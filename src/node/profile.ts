@@ -51,7 +51,12 @@ export interface NodeProfile {
   roles: string[];
   /** Images present before any pull (e.g. the sandbox image). */
   preloadedImages: string[];
+  /** The pause image sandboxes run (containerd sandbox_image / kubelet --pod-infra-container-image). */
+  sandboxImage?: string;
 }
+
+/** The sandbox image of a v1.33 node (kubeadm's default for the release). */
+export const DEFAULT_SANDBOX_IMAGE = 'registry.k8s.io/pause:3.10';
 
 /** Eviction signal → the capacity it protects (pkg/kubelet/eviction/helpers.go signalToResource). */
 const SIGNAL_RESOURCE: Record<string, string> = {

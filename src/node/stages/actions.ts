@@ -18,7 +18,7 @@ import { IpamExhaustedError } from '../../network/ipam/host-local.js';
 import { ContainerLog } from '../logs/container-log.js';
 import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Action, ActionName, StageContext } from './types.js';
-import type { NodeProfile } from '../profile.js';
+import { DEFAULT_SANDBOX_IMAGE, type NodeProfile } from '../profile.js';
 
 /** A 64-hex container/sandbox id, unique per pod uid, container, attempt. */
 export function runtimeId(...parts: (string | number)[]): string {
@@ -69,6 +69,13 @@ const createSandbox: Action = (ctx, rec) => {
     return;
   }
   rec.isolation = iso.isolation;
+  const pauseError = sandboxImageError(ctx, rec, sandboxID);
+  if (pauseError) {
+    // seed 000 "Node-level troubleshooting" Q3: a pause image of another Windows build keeps the pod in ContainerCreating.
+    ctx.events.podEvent(rec, undefined, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: rpc error: code = Unknown desc = ${pauseError}`);
+    rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
+    return;
+  }
   if (rec.pod.spec?.hostNetwork) {
     rec.podIP = ctx.profile.internalIP;
   } else {
@@ -88,6 +95,18 @@ const createSandbox: Action = (ctx, rec) => {
   rec.state = 'active';
   rec.since = now;
 };
+
+/** Why the node's pause image cannot run this sandbox: on Windows it must match the host build (process isolation). */
+function sandboxImageError(ctx: StageContext, rec: PodRuntime, sandboxID: string): string | undefined {
+  const image = ctx.profile.sandboxImage ?? DEFAULT_SANDBOX_IMAGE;
+  const img = lookupImage(image);
+  if (img && (ctx.profile.os !== 'windows' || selectPlatform(ctx.profile, rec.isolation ?? ctx.profile.isolation, img.platforms))) {
+    ctx.images.add(img.name);
+    return undefined;
+  }
+  if (ctx.profile.os !== 'windows') return undefined;
+  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${sandboxID}: The container operating system does not match the host operating system.: unknown`;
+}
 
 /** The SetUp errors of the pod's volumes, checked against the ConfigMaps and Secrets the node can read now. */
 function unmountableVolumes(ctx: StageContext, rec: PodRuntime): string[] {

@@ -117,3 +117,12 @@ test('Hyper-V isolation through the runhcs-wcow-hypervisor handler runs an older
   await processIsolated.advance(2000);
   assert.match(processIsolated.status().containerStatuses![0].state?.waiting?.message ?? '', /The container operating system does not match the host operating system/);
 });
+
+// seed 000 "Node-level troubleshooting" Q3; seed-coverage "pause-image mismatch"
+test('a pause image without the node\'s Windows build keeps pods in ContainerCreating with FailedCreatePodSandBox', async () => {
+  const node = { ...windowsProfile('win22', 4, '10.0.20348'), sandboxImage: 'k8s.gcr.io/pause:3.6' };
+  const h = new StageHarness(pod(nano()), node, ['mcr.microsoft.com/windows/nanoserver:ltsc2019']);
+  await h.advance(3000);
+  assert.equal(h.status().phase, 'Pending');
+  assert.match(h.events.find((e) => e.reason === 'FailedCreatePodSandBox')?.message ?? '', /hcs::CreateComputeSystem [0-9a-f]{64}: The container operating system does not match the host operating system\.: unknown$/);
+});
