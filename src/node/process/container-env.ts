@@ -1,0 +1,144 @@
+// What a container is inside, for the emulated shells (src/node/shell): its image's filesystem with the pod's
+// volumes mounted, environment, user, hostname, working directory and network, built from the pod, the image and the
+// node profile as the kubelet and runtime would set them up.
+
+import type { Container } from 'kubernetes-types/core/v1.js';
+import type { ContainerEnv, NetworkView, ShellClock, Toolset } from '../shell/interfaces.js';
+import { linuxImageFs } from '../shell/fs/seed-linux.js';
+import { windowsDefaultPath, windowsImageFs } from '../shell/fs/seed-windows.js';
+import { extrasForImage } from '../shell/fs/seed-extras.js';
+import { Volume, volumeFromFiles, type VirtualFs } from '../shell/fs/vfs.js';
+import { imageConfig, type ImageConfig, type ResolvedImage } from '../images/catalogue.js';
+import { isHostProcess } from '../os/windows/identity.js';
+import { credentialSpecOf, gmsaDomain } from '../os/windows/gmsa.js';
+import type { NodeProfile } from '../profile.js';
+import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
+import { containerMountPath } from '../volumes/mount-paths.js';
+import { volumeContent, type VolumeContext } from '../volumes/volume-content.js';
+import { parseQuantity } from '../../api/quantity.js';
+
+/** Where a HostProcess container's volumes and image land on the host (host_process.go e2e). */
+export const SANDBOX_MOUNT_POINT_ENV = 'CONTAINER_SANDBOX_MOUNT_POINT';
+
+/** Volumes shared beyond one container: a pod's emptyDirs, a node's hostPath directories. */
+export interface SharedVolumes {
+  pod: Map<string, Volume>;
+  host: Map<string, Volume>;
+}
+
+export interface ContainerEnvDeps {
+  profile: NodeProfile;
+  clock: ShellClock;
+  bootTimeMs: number;
+  volumeContext: Omit<VolumeContext, 'pod'>;
+  shared: SharedVolumes;
+  network: NetworkView;
+  /** Registers a server the container's process listens with. */
+  listen?: ContainerEnv['listen'];
+  lifetime?: AbortSignal;
+}
+
+/** The toolset the container has: the image's for its OS, the host's for HostProcess containers. */
+export function toolsetOf(profile: NodeProfile, cfg: ImageConfig, hostProcess: boolean): Toolset {
+  if (hostProcess) return 'hostprocess';
+  return (profile.os === 'windows' ? cfg.toolset.windows : cfg.toolset.linux) ?? (profile.os === 'windows' ? 'servercore' : 'debian');
+}
+
+function linuxUserName(uid: number): string {
+  return { 0: 'root', 65534: 'nobody', 65532: 'nonroot', 33: 'www-data' }[uid] ?? String(uid);
+}
+
+export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Container, img: ResolvedImage, deps: ContainerEnvDeps): ContainerEnv {
+  const { profile } = deps;
+  const cfg = imageConfig(img);
+  const hostProcess = profile.os === 'windows' && isHostProcess(rec.pod, spec);
+  const toolset = toolsetOf(profile, cfg, hostProcess);
+  // HostProcess containers use the node's name; others the pod's hostname (spec.hostname, else the pod name).
+  const hostname = hostProcess ? profile.name : rec.pod.spec?.hostname ?? rec.pod.metadata?.name ?? '';
+  const now = deps.clock.now();
+  const system = {
+    osImage: profile.osImage, kernelVersion: profile.kernelVersion, arch: profile.arch, windowsBuild: profile.windowsBuild,
+    windowsUBR: profile.windowsUBR, nodeName: profile.name, bootTimeMs: deps.bootTimeMs,
+    memoryBytes: Number(parseQuantity(profile.capacity.memory ?? '0').nano / 1_000_000_000n), cpus: Number(profile.capacity.cpu ?? 1),
+  };
+  const windowsUser = c.identity?.windowsUser ?? 'ContainerUser';
+  const fs: VirtualFs = profile.os === 'windows'
+    ? windowsImageFs({ toolset: toolset === 'hostprocess' ? 'hostprocess' : toolset === 'nanoserver' || toolset === 'none' ? toolset : 'servercore', now, extras: extrasForImage(img.ref.repository), userName: windowsUser })
+    : linuxImageFs({ toolset: toolset as 'busybox' | 'alpine' | 'debian' | 'distroless' | 'none', now, extras: extrasForImage(img.ref.repository), system, hostname });
+  const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
+  mountVolumes(fs, rec, spec, deps, sandboxRoot);
+  if (profile.os === 'linux') mountKubeletFiles(fs, rec, hostname, deps.network);
+
+  const linux = c.identity?.linux;
+  const user = profile.os === 'windows'
+    ? { name: windowsUser }
+    : { name: linuxUserName(linux?.uid ?? 0), uid: linux?.uid ?? 0, gid: linux?.gid ?? 0, groups: (linux?.supplementalGroups ?? []).map((g) => ({ name: String(g), gid: g })) };
+  const env: Record<string, string> = profile.os === 'windows'
+    ? { PATH: windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
+    : { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: hostname, ...(linux?.uid === 0 || !linux ? { HOME: '/root' } : {}) };
+  Object.assign(env, c.env ?? {});
+  const gmsa = profile.os === 'windows' ? gmsaDomain(credentialSpecOf(rec.pod, spec)) : undefined;
+  return {
+    os: profile.os, toolset, hostname, user, env,
+    workingDir: spec.workingDir ? containerMountPath(profile.os, spec.workingDir) : profile.os === 'windows' ? (hostProcess ? `${sandboxRoot}\\` : 'C:\\') : '/',
+    fs, system, network: deps.network,
+    processes: () => [{ pid: 1, name: spec.command?.[0] ?? cfg.entrypoint?.[0] ?? cfg.cmd?.[0] ?? 'sh', memKB: 4096 }],
+    ...(gmsa ? { gmsa } : {}),
+    clock: deps.clock, listen: deps.listen, lifetime: deps.lifetime,
+    containerId: c.containerID?.replace(/^\w+:\/\//, ''),
+  };
+}
+
+/**
+ * The files the kubelet manages in Linux containers: /etc/hosts (pkg/kubelet/kubelet_pods.go managedHostsFileContent),
+ * /etc/resolv.conf (pkg/kubelet/network/dns) and /etc/hostname. Host-network pods keep the node's files.
+ */
+function mountKubeletFiles(fs: VirtualFs, rec: PodRuntime, hostname: string, net: NetworkView): void {
+  const ip = rec.podIP ?? '';
+  if (!rec.pod.spec?.hostNetwork) {
+    const aliases = (rec.pod.spec?.hostAliases ?? []).map((a) => `${a.ip}\t${(a.hostnames ?? []).join('\t')}`);
+    const fqdn = rec.pod.spec?.subdomain ? `${hostname}.${rec.pod.spec.subdomain}.${rec.pod.metadata?.namespace}.svc.cluster.local\t` : '';
+    fs.mountFile('/etc/hosts', [
+      '# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::\tip6-localnet',
+      'fe00::\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters', `${ip}\t${fqdn}${hostname}`,
+      ...(aliases.length ? ['', '# Entries added by HostAliases.', ...aliases] : []), '',
+    ].join('\n'));
+  }
+  const resolv = [`search ${net.dns.search.join(' ')}`.trimEnd(), ...net.dns.nameservers.map((n) => `nameserver ${n}`), ...(net.dns.ndots ? [`options ndots:${net.dns.ndots}`] : [])];
+  fs.mountFile('/etc/resolv.conf', `${resolv.join('\n')}\n`);
+  fs.mountFile('/etc/hostname', `${hostname}\n`);
+}
+
+/** Mounts the container's volumeMounts (under the sandbox mount point for HostProcess containers). */
+function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: ContainerEnvDeps, sandboxRoot: string): void {
+  const os = deps.profile.os;
+  const now = deps.clock.now();
+  for (const m of spec.volumeMounts ?? []) {
+    const v = rec.pod.spec?.volumes?.find((x) => x.name === m.name);
+    if (!v) continue;
+    const r = volumeContent(v, { ...deps.volumeContext, pod: rec.pod });
+    if ('error' in r) continue;
+    let path = containerMountPath(os, m.mountPath);
+    if (sandboxRoot) path = `${sandboxRoot}${path.slice(2)}`;
+    const content = r.content;
+    if (content.kind === 'files') {
+      const files = new Map([...content.files].map(([k, f]) => [k, f.data] as const));
+      const modes = new Map([...content.files].map(([k, f]) => [k, f.mode] as const));
+      if (m.subPath) {
+        const f = content.files.get(m.subPath);
+        if (f) fs.mountFile(path, f.data, { readOnly: true, mode: f.mode, source: 'configmap' });
+        continue;
+      }
+      fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: true, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });
+      continue;
+    }
+    const key = content.kind === 'hostPath' ? content.path.toLowerCase() : v.name;
+    const table = content.kind === 'hostPath' ? deps.shared.host : deps.shared.pod;
+    let vol = table.get(key);
+    if (!vol) {
+      vol = new Volume(os, now);
+      table.set(key, vol);
+    }
+    fs.mount(path, vol, { readOnly: !!m.readOnly, source: content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind });
+  }
+}
