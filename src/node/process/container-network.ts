@@ -1,0 +1,44 @@
+// The network a container sees: its interface in the pod's namespace, its resolver configuration and the cluster
+// network model behind it (src/network), as the shells' NetworkView.
+
+import { createHash } from 'node:crypto';
+import type { FlatNetwork } from '../../network/flat/flat-network.js';
+import type { NetworkView } from '../shell/interfaces.js';
+import type { PodDns } from './pod-dns.js';
+
+export interface ContainerNetworkOptions {
+  os: 'linux' | 'windows';
+  podIP: string;
+  /** The node's pod CIDR: the interface's prefix and gateway (host-local's first address). */
+  podCIDR: string;
+  dns: PodDns;
+  /** Names the Windows adapter after the sandbox's HNS endpoint. */
+  sandboxID: string;
+  network: FlatNetwork;
+}
+
+function gatewayOf(cidr: string): string {
+  const [base] = cidr.split('/');
+  const parts = base.split('.').map(Number);
+  parts[3] += 1;
+  return parts.join('.');
+}
+
+export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
+  const mac = createHash('sha256').update(o.podIP).digest();
+  // Locally administered unicast MACs: Linux veths are random 02:…; Hyper-V vNICs use Microsoft's 00-15-5D prefix.
+  const macText = o.os === 'windows'
+    ? ['00', '15', '5d', ...[...mac.subarray(0, 3)].map((b) => b.toString(16).padStart(2, '0'))].join('-').toUpperCase()
+    : ['02', ...[...mac.subarray(0, 5)].map((b) => b.toString(16).padStart(2, '0'))].join(':');
+  const prefix = Number(o.podCIDR.split('/')[1] ?? 24);
+  const name = o.os === 'windows' ? `vEthernet (${o.sandboxID.slice(0, 12)}_cbr0)` : 'eth0';
+  const net = o.network;
+  return {
+    interfaces: o.podIP ? [{ name, ip: o.podIP, prefix, mac: macText, gateway: gatewayOf(o.podCIDR) }] : [],
+    dns: o.dns,
+    lookup: async (fqdn, type) => net.lookup(fqdn, type),
+    connect: async (ip, port) => net.connect(ip, port),
+    http: (req) => net.http(o.podIP, req, (host) => net.resolveFor(o.dns, host)),
+    ping: async (ip) => (ip === o.podIP || ip.startsWith('127.') ? { rttMs: 0, ttl: o.os === 'windows' ? 128 : 64 } : net.ping(ip)),
+  };
+}
