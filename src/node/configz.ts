@@ -3,6 +3,11 @@
 
 import type { NodeProfile } from './profile.js';
 
+function runtimeEndpoint(p: NodeProfile): string {
+  if (p.containerRuntime === 'docker') return p.os === 'windows' ? 'npipe:////./pipe/cri-dockerd' : 'unix:///run/cri-dockerd.sock';
+  return p.os === 'windows' ? 'npipe:////./pipe/containerd-containerd' : 'unix:///run/containerd/containerd.sock';
+}
+
 /** pkg/kubelet/server/server.go serves {"kubeletconfig": <KubeletConfiguration>} at /configz. */
 export function kubeletConfigz(p: NodeProfile): object {
   const windows = p.os === 'windows';
@@ -17,7 +22,10 @@ export function kubeletConfigz(p: NodeProfile): object {
       enforceNodeAllocatable: windows ? ['none'] : ['pods'],
       cgroupDriver: windows ? '' : 'systemd',
       cgroupsPerQOS: !windows,
-      containerRuntimeEndpoint: windows ? 'npipe:////./pipe/containerd-containerd' : 'unix:///run/containerd/containerd.sock',
+      containerRuntimeEndpoint: runtimeEndpoint(p),
+      // The seeds' Windows kubelet command line: --resolv-conf="" (the pod DNS comes from the cluster), --hairpin-mode.
+      resolvConf: windows ? '' : '/run/systemd/resolve/resolv.conf',
+      hairpinMode: 'promiscuous-bridge',
       clusterDomain: 'cluster.local',
       clusterDNS: ['10.96.0.10'],
       registerWithTaints: p.taints.length ? p.taints : undefined,

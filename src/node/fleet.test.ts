@@ -68,6 +68,8 @@ const bad: { name: string; doc: string; want: RegExp }[] = [
   { name: 'bad count', doc: 'nodes: [{name: a, count: 0}]', want: /nodes\[0\]\.count: Invalid value: 0/ },
   { name: 'unknown node field', doc: 'nodes: [{name: a, cpu: 4}]', want: /nodes\[0\]\.cpu: Unsupported value/ },
   { name: 'duplicate names', doc: 'nodes: [{name: a}, {name: a}]', want: /nodes\[name=a\]: Duplicate value: "a"/ },
+  { name: 'unknown Windows priority class', doc: 'nodes: [{name: a, os: windows, windowsBuild: 10.0.17763, windowsPriorityClass: TURBO}]', want: /nodes\[0\]\.windowsPriorityClass: Unsupported value: "TURBO": supported values: "IDLE_PRIORITY_CLASS"/ },
+  { name: 'priority class on linux', doc: 'nodes: [{name: a, windowsPriorityClass: HIGH_PRIORITY_CLASS}]', want: /nodes\[0\]\.windowsPriorityClass: Forbidden/ },
   { name: 'hyperv on linux', doc: 'nodes: [{name: a, isolation: hyperv}]', want: /nodes\[0\]\.isolation: Unsupported value: "hyperv"/ },
   { name: 'podCIDR with count', doc: 'nodes: [{name: a, count: 2, podCIDR: 10.1.0.0/24}]', want: /nodes\[0\]\.podCIDR: Forbidden/ },
   { name: 'bad cidr', doc: 'nodes: [{name: a, podCIDR: 10.1.0.1/24}]', want: /nodes\[0\]\.podCIDR: Invalid value: "10.1.0.1\/24": invalid CIDR/ },

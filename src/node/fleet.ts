@@ -8,7 +8,7 @@ import { parseCidr } from '../network/ipam/cidr.js';
 import {
   addressesFor, DEFAULT_ADDRESSING, linuxProfile, runtimeVersion, WINDOWS_RELEASES, windowsProfile, type Addressing,
 } from './fleet-defaults.js';
-import { windowsKernelVersion, type NodeProfile } from './profile.js';
+import { WINDOWS_PRIORITY_CLASSES, windowsKernelVersion, type NodeProfile } from './profile.js';
 
 export const FLEET_API_VERSION = 'winkube.io/v1alpha1';
 export const FLEET_KIND = 'NodeFleet';
@@ -26,7 +26,7 @@ const TOP_FIELDS = new Set(['apiVersion', 'kind', 'addressing', 'nodes']);
 const NODE_FIELDS = new Set([
   'name', 'count', 'os', 'arch', 'windowsBuild', 'windowsUBR', 'osImage', 'kernelVersion', 'kubeletVersion',
   'containerRuntime', 'containerRuntimeVersion', 'isolation', 'capacity', 'kubeReserved', 'systemReserved',
-  'evictionHard', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'sandboxImage',
+  'evictionHard', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'sandboxImage', 'windowsPriorityClass',
 ]);
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -113,6 +113,10 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
   checkEnum(entry, 'arch', os === 'windows' ? ['amd64'] : ['amd64', 'arm64'], path, errs);
   checkEnum(entry, 'containerRuntime', ['containerd', 'docker'], path, errs);
   checkEnum(entry, 'isolation', os === 'windows' ? ['process', 'hyperv'] : ['process'], path, errs);
+  if (entry.windowsPriorityClass !== undefined) {
+    if (os !== 'windows') errs.push(fieldErr.forbidden(`${path}.windowsPriorityClass`, 'only Windows kubelets take --windows-priorityclass'));
+    else checkEnum(entry, 'windowsPriorityClass', WINDOWS_PRIORITY_CLASSES, path, errs);
+  }
   for (const f of ['osImage', 'kernelVersion', 'containerRuntimeVersion', 'sandboxImage'] as const) {
     if (entry[f] !== undefined && (typeof entry[f] !== 'string' || !entry[f])) errs.push(fieldErr.invalid(`${path}.${f}`, entry[f], 'must be a non-empty string'));
   }
@@ -148,7 +152,7 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
 function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: number, addr: { podCIDR: string; internalIP: string }): NodeProfile {
   const over: Partial<NodeProfile> = { ...addr };
   const copy = <K extends keyof NodeProfile>(k: K) => { if (e[k] !== undefined) (over as Record<string, unknown>)[k] = e[k]; };
-  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage'] as const) copy(k);
+  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass'] as const) copy(k);
   if (e.containerRuntime !== undefined && e.containerRuntimeVersion === undefined) over.containerRuntimeVersion = runtimeVersion(e.containerRuntime as 'containerd' | 'docker');
   copy('containerRuntimeVersion');
   const base = os === 'windows' ? windowsProfile(name, index, e.windowsBuild as string, over) : linuxProfile(name, index, over);

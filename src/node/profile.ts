@@ -53,7 +53,12 @@ export interface NodeProfile {
   preloadedImages: string[];
   /** The pause image sandboxes run (containerd sandbox_image / kubelet --pod-infra-container-image). */
   sandboxImage?: string;
+  /** kubelet --windows-priorityclass: the Win32 priority class of the kubelet process (NORMAL_PRIORITY_CLASS). */
+  windowsPriorityClass?: string;
 }
+
+/** The Win32 priority classes --windows-priorityclass accepts; anything else stops the kubelet (seed 001/002). */
+export const WINDOWS_PRIORITY_CLASSES = ['IDLE_PRIORITY_CLASS', 'BELOW_NORMAL_PRIORITY_CLASS', 'NORMAL_PRIORITY_CLASS', 'ABOVE_NORMAL_PRIORITY_CLASS', 'HIGH_PRIORITY_CLASS', 'REALTIME_PRIORITY_CLASS'];
 
 /** The sandbox image of a v1.33 node (kubeadm's default for the release). */
 export const DEFAULT_SANDBOX_IMAGE = 'registry.k8s.io/pause:3.10';
