@@ -76,6 +76,10 @@ export interface ContainerRuntime {
   probed: boolean;
   /** false until the startup probe succeeds; undefined when there is none (started = running). */
   started?: boolean;
+  /** The container's command runs in the emulated shell, which decides when it ends (not the behaviour's timer). */
+  interpreted?: boolean;
+  /** How the interpreted main process ended, and when. */
+  processExit?: { code: number; at: number };
   /** A liveness or startup probe failed: the container is to be killed and restarted per policy. */
   killRequested?: boolean;
   terminated?: Terminated;

@@ -316,7 +316,7 @@ const windowsDocker = (ctx: StageContext) => ctx.profile.os === 'windows' && ctx
 
 const exitContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
-  const code = c!.behaviour.exitCode;
+  const code = c!.processExit?.code ?? c!.behaviour.exitCode;
   c!.log?.close();
   const message = terminationMessage({ spec: specOf(rec, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
   c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
@@ -359,6 +359,7 @@ const restartContainer: Action = (ctx, _rec, c) => {
 };
 
 function restart(c: ContainerRuntime, now: number): void {
+  c.processExit = undefined;
   c.lastTerminated = c.terminated;
   c.terminated = undefined;
   c.restartCount++;

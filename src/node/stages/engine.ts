@@ -66,7 +66,7 @@ export class StageEngine {
     if (sel.waitingReason && !sel.waitingReason.includes(c.waiting?.reason ?? '')) return false;
     if (sel.probed !== undefined && sel.probed !== c.probed) return false;
     if (sel.killRequested !== undefined && sel.killRequested !== !!c.killRequested) return false;
-    if (sel.exits !== undefined && sel.exits !== (c.behaviour.exitAfterMs !== undefined)) return false;
+    if (sel.exits !== undefined && sel.exits !== (c.interpreted ? !!c.processExit : c.behaviour.exitAfterMs !== undefined)) return false;
     return true;
   }
 
@@ -81,7 +81,9 @@ export class StageEngine {
       case 'pullErrorResync': return since + t.pullErrorResync;
       case 'configErrorResync': return since + t.configErrorResync;
       case 'pull': return since + (c?.pullDurationMs ?? 0);
-      case 'exitAfter': return c?.behaviour.exitAfterMs === undefined ? undefined : since + c.behaviour.exitAfterMs;
+      case 'exitAfter':
+        if (c?.interpreted) return c.processExit?.at;
+        return c?.behaviour.exitAfterMs === undefined ? undefined : since + c.behaviour.exitAfterMs;
       case 'readyAfter': return since + (c?.behaviour.readyAfterMs ?? 0);
       case 'stop': return since + Math.min(c?.behaviour.stopMs ?? 0, gracePeriodMs(rec, ctx.profile));
       case 'pullBackoff': {
