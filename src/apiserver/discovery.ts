@@ -3,6 +3,7 @@
 
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { Registry } from '../api/registry.js';
+import type { AggregatedApi } from './interfaces.js';
 
 export const DEFAULT_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -41,14 +42,41 @@ export function apiVersions(serverAddress: string): object {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-export function apiGroupList(registry: Registry): object {
+/** The named groups: the registry's, then the aggregated APIs' (kube-aggregator lists APIService groups after). */
+function namedGroups(registry: Registry, aggregated: readonly AggregatedApi[]): { name: string; versions: string[] }[] {
+  const out = registry.groups().map((g) => ({ name: g.name, versions: [...g.versions] }));
+  for (const a of aggregated) {
+    const g = out.find((x) => x.name === a.group);
+    if (!g) out.push({ name: a.group, versions: [a.version] });
+    else if (!g.versions.includes(a.version)) g.versions.push(a.version);
+  }
+  return out;
+}
+
+/** The APIGroup document of /apis/<group>, or undefined when no one serves the group. */
+export function apiGroup(registry: Registry, aggregated: readonly AggregatedApi[], name: string): object | undefined {
+  const g = namedGroups(registry, aggregated).find((x) => x.name === name);
+  if (!g) return undefined;
+  const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+  return { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions, preferredVersion: versions[0] };
+}
+
+export function apiGroupList(registry: Registry, aggregated: readonly AggregatedApi[] = []): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: registry.groups().map((g) => {
+    groups: namedGroups(registry, aggregated).map((g) => {
       const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
       return { name: g.name, versions, preferredVersion: versions[0] };
     }),
+  };
+}
+
+/** /apis/<group>/<version> of an aggregated API. */
+export function aggregatedResourceList(api: AggregatedApi): object {
+  return {
+    kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${api.group}/${api.version}`,
+    resources: api.resources.map((r) => ({ name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs })),
   };
 }
 
@@ -75,14 +103,28 @@ export function apiResourceList(registry: Registry, group: string, version: stri
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
 }
 
-/** Aggregated discovery for the core group (/api) or all named groups (/apis). */
-export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1'): object {
+/** Aggregated discovery for the core group (/api) or all named groups (/apis), aggregated APIs' groups last. */
+export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1', aggregated: readonly AggregatedApi[] = []): object {
   const groups = core ? [{ name: '', versions: ['v1'] }] : registry.groups();
+  const extra = core ? [] : aggregated.map((a) => ({
+    metadata: { name: a.group, creationTimestamp: null },
+    versions: [{
+      version: a.version,
+      freshness: 'Current',
+      resources: a.resources.map((r) => ({
+        resource: r.plural,
+        responseKind: { group: a.group, version: a.version, kind: r.kind },
+        scope: r.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: r.singular,
+        verbs: r.verbs,
+      })),
+    }],
+  }));
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
-    items: groups.map((g) => ({
+    items: [...groups.map((g) => ({
       metadata: { name: g.name, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
@@ -108,7 +150,7 @@ export function aggregatedDiscovery(registry: Registry, core: boolean, version: 
           return r;
         }),
       })),
-    })),
+    })), ...extra],
   };
 }
 

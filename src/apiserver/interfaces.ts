@@ -6,7 +6,8 @@ import type { KubeObject } from '../api/types.js';
 import type { ApiRequest, ApiResponse } from '../client/interfaces.js';
 import type { AdmissionLookup, UserInfo } from './admission/interfaces.js';
 import type { WatchSink } from './watch.js';
-import type { KubeletProxyResponse } from './kubelet-proxy.js';
+import type { KubeletClientTls, KubeletProxyResponse } from './kubelet-proxy.js';
+import type { RequestInfo } from './request-info.js';
 
 export interface ServerRequest extends ApiRequest {
   user?: UserInfo;
@@ -68,4 +69,31 @@ export interface StorageHook {
   beforeWrite(obj: KubeObject, old: KubeObject | undefined, lookup: AdmissionLookup, dryRun: boolean): StorageTxn | undefined | Promise<StorageTxn | undefined>;
   /** After a delete request removed the object from storage (not for dry runs, nor when it was only marked). */
   afterDelete?(deleted: KubeObject): void | Promise<void>;
+}
+
+/** A resource of an aggregated API, as discovery lists it. */
+export interface AggregatedResource {
+  plural: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+/** What the API server lends an aggregated API for one request: its caches and its credentials towards kubelets. */
+export interface AggregatedContext {
+  lookup: AdmissionLookup;
+  kubeletClient?: KubeletClientTls;
+}
+
+/**
+ * An API group served beside the registry, as kube-aggregator puts an APIService's group in front of its extension
+ * server (metrics.k8s.io is metrics-server's): listed in discovery, authorised like any resource request, then
+ * handed to `handle`. Nothing of it is stored.
+ */
+export interface AggregatedApi {
+  readonly group: string;
+  readonly version: string;
+  readonly resources: readonly AggregatedResource[];
+  handle(req: ServerRequest, info: RequestInfo, ctx: AggregatedContext): Promise<ServerResponse>;
 }

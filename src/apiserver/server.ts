@@ -1,5 +1,5 @@
-// The API server core: routes a request to discovery, OpenAPI or a resource handler, runs admission and the
-// registry store, and renders JSON or Tables. Transport-free: HTTP and in-process callers share it.
+// The API server core: routes a request to discovery, OpenAPI, a resource handler or an aggregated API, runs
+// admission and the registry store, and renders JSON or Tables. Transport-free: HTTP and in-process callers share it.
 
 import { StatusError, isStatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
@@ -12,11 +12,11 @@ import { WatchCache } from '../storage/watch-cache.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { AdmissionChain, type AdmissionLookup, type UserInfo } from './admission/interfaces.js';
-import type { Authorizer } from './authz/interfaces.js';
-import { aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
+import { forbiddenReason, type Authorizer } from './authz/interfaces.js';
+import { aggregatedDiscovery, aggregatedResourceList, apiGroup, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
 import { fetchKubelet, isKubeletProxy, kubeletErrorStatus, type KubeletClientTls, type KubeletTarget } from './kubelet-proxy.js';
 import type { WatchResponse } from './interfaces.js';
-import type { OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
+import type { AggregatedApi, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { ResourceHandler } from './resource-handler.js';
@@ -44,6 +44,8 @@ export interface ApiServerConfig {
   watchCacheSize?: number;
   /** Largest accepted request body (kube-apiserver: 3 MiB). */
   maxBodyBytes?: number;
+  /** API groups served beside the registry (the aggregation layer's APIServices), e.g. metrics.k8s.io. */
+  aggregated?: AggregatedApi[];
 }
 
 export const JSON_TYPE = 'application/json';
@@ -56,6 +58,7 @@ export class ApiServer {
   private readonly storesByResource = new Map<string, ResourceStore>();
   private readonly caches: WatchCache[] = [];
   private readonly handler: ResourceHandler;
+  private readonly aggregated: AggregatedApi[];
   readonly lookup: AdmissionLookup;
   serverAddress: string;
 
@@ -91,6 +94,7 @@ export class ApiServer {
       },
     };
     this.handler = new ResourceHandler(this, cfg);
+    this.aggregated = cfg.aggregated ?? [];
   }
 
   /** Fills the watch caches from the store. */
@@ -140,6 +144,8 @@ export class ApiServer {
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const watchParam = isTrue(first(req.query?.watch));
     const info = parseRequestInfo(req.method, path, watchParam);
+    const aggregated = info.apiPrefix === 'apis' ? this.aggregatedApi(info.group, info.version) : undefined;
+    if (info.isResourceRequest && aggregated) return this.serveAggregated(aggregated, req, info);
     if (info.isResourceRequest) return this.handler.handle(req, info, req.user ?? SYSTEM_USER);
     if (req.method !== 'GET') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     return this.nonResource(req, path, info);
@@ -170,13 +176,12 @@ export class ApiServer {
     if (info.apiPrefix === 'apis') {
       const segs = path.split('/').filter(Boolean);
       if (segs.length === 2) {
-        const g = this.registry.groups().find((x) => x.name === segs[1]);
-        if (g) {
-          const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
-          return json(200, { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions, preferredVersion: versions[0] });
-        }
+        const g = apiGroup(this.registry, this.aggregated, segs[1]);
+        if (g) return json(200, g);
       } else if (segs.length === 3 && this.registry.hasGroupVersion(segs[1], segs[2])) {
         return json(200, apiResourceList(this.registry, segs[1], segs[2]));
+      } else if (segs.length === 3 && this.aggregatedApi(segs[1], segs[2])) {
+        return json(200, aggregatedResourceList(this.aggregatedApi(segs[1], segs[2])!));
       }
     }
     throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
@@ -185,11 +190,28 @@ export class ApiServer {
   private discoveryRoot(req: ServerRequest, core: boolean): ServerResponse {
     const form = chooseDiscovery(req.accept);
     if (form === 'v2' || form === 'v2beta1') {
-      return { status: 200, body: aggregatedDiscovery(this.registry, core, form), contentType: DISCOVERY_CONTENT_TYPES[form] };
+      return { status: 200, body: aggregatedDiscovery(this.registry, core, form, this.aggregated), contentType: DISCOVERY_CONTENT_TYPES[form] };
     }
     if (!form) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
     // kubectl 1.27.0/1.27.1 compare this content type as an exact string: no charset.
-    return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry));
+    return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry, this.aggregated));
+  }
+
+  private aggregatedApi(group: string, version: string): AggregatedApi | undefined {
+    return this.aggregated.find((a) => a.group === group && a.version === version);
+  }
+
+  /** kube-apiserver authorises a request for an APIService's group itself, then the aggregator hands it over. */
+  private async serveAggregated(api: AggregatedApi, req: ServerRequest, info: RequestInfo): Promise<ServerResponse> {
+    if (this.cfg.authorizer) {
+      const attrs = {
+        user: req.user ?? SYSTEM_USER, verb: info.verb, isResourceRequest: true, group: info.group, resource: info.resource,
+        subresource: info.subresource, namespace: info.namespace, name: info.name, path: info.path,
+      };
+      const res = await this.cfg.authorizer.authorize(attrs);
+      if (res.decision !== 'Allow') throw StatusError.forbidden(info.group, info.resource, info.name, forbiddenReason(attrs, res.reason));
+    }
+    return api.handle(req, info, { lookup: this.lookup, kubeletClient: this.cfg.kubeletClient });
   }
 
   private openapiV2(req: ServerRequest): ServerResponse {

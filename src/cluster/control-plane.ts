@@ -18,6 +18,7 @@ import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
 import { alwaysAllow } from '../apiserver/authz/always-allow.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import type { KubeletClientTls } from '../apiserver/kubelet-proxy.js';
+import { MetricsApi } from '../apiserver/metrics/metrics-api.js';
 import { createPatcher } from '../apiserver/patcher.js';
 import { ApiServer } from '../apiserver/server.js';
 import type { Store } from '../storage/interfaces.js';
@@ -82,6 +83,8 @@ export class ControlPlane {
       openapi,
       watchCacheSize: cfg.watchCacheSize,
       kubeletClient: cfg.kubeletClient,
+      // metrics.k8s.io, as a cluster with metrics-server installed serves it (kubectl top).
+      aggregated: [new MetricsApi({ clock: cfg.clock, logger: cfg.logger.child('metrics-server') })],
       storageHooks: {
         services: {
           beforeWrite: (obj, old, _lookup, dryRun) => this.allocator.allocate(obj, old, dryRun),

@@ -60,7 +60,7 @@ function webPod(name: string, node: string): KubeObject {
   const pod: Pod = {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name, namespace: 'default' },
-    spec: { nodeName: node, terminationGracePeriodSeconds: 30, containers: [{ name: 'windowswebserver', image: 'mcr.microsoft.com/windows/servercore:ltsc2019', command: ['powershell.exe', '-command', '$listener = New-Object System.Net.HttpListener'] }] },
+    spec: { nodeName: node, terminationGracePeriodSeconds: 30, containers: [{ name: 'windowswebserver', image: 'mcr.microsoft.com/windows/servercore:ltsc2019', command: ['powershell.exe', '-command', 'Start-Sleep -Seconds 86400'] }] },
     status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] },
   };
   return pod as unknown as KubeObject;

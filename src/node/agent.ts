@@ -9,7 +9,6 @@ import { R } from '../client/resources.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { KubeletEventRecorder, type EventRecorder } from './events.js';
-import { Kubelet } from './kubelet.js';
 import type { NodeProfile } from './profile.js';
 import { ACTIONS } from './stages/actions.js';
 import { StageEngine } from './stages/engine.js';
@@ -17,7 +16,11 @@ import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
 import type { ConfigSource } from './process/env-vars.js';
+import { PodDirectory } from './process/pod-directory.js';
+import { FlatNetwork } from '../network/flat/flat-network.js';
+import { DEFAULT_CLUSTER_DNS, Kubelet } from './kubelet.js';
 import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
+import { serveStream } from './server/stream-handlers.js';
 
 export const NODE_NAME_INDEX = 'spec.nodeName';
 
@@ -46,6 +49,8 @@ export class NodeAgent {
   private readonly configMaps: Informer<KubeObject>;
   private readonly secrets: Informer<KubeObject>;
   private readonly runtimeClasses: Informer<KubeObject>;
+  /** Informers the kubelets read from (started and synced before pods are handled). */
+  private readonly lookups: Informer<KubeObject>[] = [];
   private readonly statusWriter: StatusWriter;
   private readonly server?: KubeletServer;
 
@@ -63,16 +68,28 @@ export class NodeAgent {
     this.secrets = this.informers.for(R.secrets);
     this.runtimeClasses = this.informers.for(R.runtimeclasses);
     const config = configSource(this.configMaps, this.secrets, this.runtimeClasses);
+    // The flat network until the data plane exists: pods by IP from the kubelets, Services and their endpoints.
+    const directory = new PodDirectory({
+      now: () => o.clock.now(),
+      services: this.informers.for(R.services), endpointSlices: this.informers.for(R.endpointslices), pods: this.podInformer,
+      nodeIPs: new Set(o.profiles.map((p) => p.internalIP)), dnsIP: DEFAULT_CLUSTER_DNS,
+    });
+    const network = new FlatNetwork(directory);
+    this.lookups.push(this.informers.for(R.services), this.informers.for(R.endpointslices));
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {
-      this.server = new KubeletServer({ tls: o.serverTls, logger: logger.child('kubelet-server'), kubelet: (n) => this.kubelets.get(n), now: () => o.clock.now() });
+      const serverLogger = logger.child('kubelet-server');
+      this.server = new KubeletServer({
+        tls: o.serverTls, logger: serverLogger, kubelet: (n) => this.kubelets.get(n), now: () => o.clock.now(),
+        upgrade: (kubelet, route, url, req, socket, head) => serveStream(kubelet, route, url, req, socket, head, serverLogger),
+      });
     }
     const serverEndpoint = () => (this.server?.port ? `127.0.0.1:${this.server.port}` : undefined);
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config,
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, directory, network,
       }));
     }
   }
@@ -88,7 +105,7 @@ export class NodeAgent {
     }));
     for (const k of all) k.start();
     // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
-    const lookups = [this.configMaps, this.secrets, this.runtimeClasses];
+    const lookups = [this.configMaps, this.secrets, this.runtimeClasses, ...this.lookups];
     for (const inf of lookups) inf.start();
     await Promise.all(lookups.map((inf) => inf.waitForSync()));
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {

@@ -6,6 +6,8 @@
 //   winkube.io/ready-after[.<c>]   delay from start until the container reports ready
 //   winkube.io/pull-duration[.<c>] how long pulling this container's image takes
 //   winkube.io/stop-after[.<c>]    how long the process takes to exit after the stop signal
+//   winkube.io/cpu[.<c>]           CPU the process wants, a quantity (250m, 2); its CPU limit caps it (src/node/stats)
+//   winkube.io/memory[.<c>]        memory it touches (its working set), a quantity (300Mi); its limit caps what shows
 
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import type { EntrypointBehaviour } from './images/catalogue.js';
@@ -21,6 +23,8 @@ export interface ContainerBehaviour {
   stopMs: number;
   ports: number[];
   logLines: string[];
+  /** Annotations fixed when the process ends (crash-after, exit-after, exit-code): they win over the emulated shell. */
+  timed: boolean;
 }
 
 /** Parses a Go-style duration (`1m30s`, `500ms`, `2.5s`) or a bare number of seconds; undefined if invalid. */
@@ -42,6 +46,11 @@ export function parseDuration(s: string | undefined): number | undefined {
 function annotation(pod: Pod, key: string, container: string): string | undefined {
   const a = pod.metadata?.annotations ?? {};
   return a[`${ANNOTATION_PREFIX}${key}.${container}`] ?? a[`${ANNOTATION_PREFIX}${key}`];
+}
+
+/** The CPU and memory a container's annotations declare (winkube.io/cpu, winkube.io/memory), unparsed. */
+export function usageAnnotations(pod: Pod, container: string): { cpu?: string; memory?: string } {
+  return { cpu: annotation(pod, 'cpu', container), memory: annotation(pod, 'memory', container) };
 }
 
 /** Reads a command line for the few shapes whose outcome is obvious; undefined when it says nothing. */
@@ -76,10 +85,12 @@ export function resolveBehaviour(pod: Pod, c: Container, image: EntrypointBehavi
     stopMs: image.stopMs ?? 200,
     ports: (c.ports ?? []).map((p) => p.containerPort).concat(base.ports ?? []),
     logLines: base.logLines ?? [],
+    timed: false,
   };
   const crash = parseDuration(annotation(pod, 'crash-after', c.name));
   const exitAfter = parseDuration(annotation(pod, 'exit-after', c.name));
   const code = annotation(pod, 'exit-code', c.name);
+  b.timed = crash !== undefined || exitAfter !== undefined || (code !== undefined && /^-?\d+$/.test(code));
   if (crash !== undefined) {
     b.exitAfterMs = crash;
     b.exitCode = 1;

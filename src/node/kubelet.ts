@@ -23,6 +23,13 @@ import { ranBefore, restorePodRuntime } from './restore.js';
 import type { PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
 import { podProbeTarget } from './probes/pod-probe-target.js';
+import { ProcessHost } from './process/process-host.js';
+import type { PodDirectory } from './process/pod-directory.js';
+import { CLUSTER_DOMAIN, FlatNetwork, type FlatNetworkSource } from '../network/flat/flat-network.js';
+import { runCommand } from './shell/run-command.js';
+import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
+import { podListener, type ProcessListeners } from './process/pod-servers.js';
+import { failStart } from './stages/actions.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
@@ -30,6 +37,19 @@ import { ContainerLog } from './logs/container-log.js';
 import { containerLogTarget } from './logs/log-status.js';
 import type { ConfigSource } from './process/env-vars.js';
 import type { StatusWriter } from './status-writer.js';
+import type { StatsSource } from './stats/interfaces.js';
+
+/** kube-dns's address: the tenth of the default Service CIDR 10.96.0.0/12 (kubeadm's clusterDNS). */
+export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
+
+/** The node network's gateway (.1), the resolver dnsPolicy Default copies from the node. */
+function hostGateway(nodeIP: string): string {
+  return nodeIP.replace(/\.\d+$/, '.1');
+}
+
+function emptyDirectory(): FlatNetworkSource {
+  return { listenerAt: () => null, services: () => [], endpoints: () => [], pods: () => [], isNodeIP: () => false, isPodIP: () => false, dnsIP: DEFAULT_CLUSTER_DNS };
+}
 
 const NO_CONFIG: ConfigSource = { configMap: () => undefined, secret: () => undefined };
 
@@ -46,6 +66,9 @@ export interface KubeletOptions {
   statusWriter: StatusWriter;
   events: EventRecorder;
   timings?: StageTimings;
+  /** The agent's pods by IP, which this kubelet keeps its pods in; and the network model over it. */
+  directory?: PodDirectory;
+  network?: FlatNetwork;
   /** ConfigMaps and Secrets for env and volumes; none when absent (tests). */
   config?: ConfigSource;
   /** host:port of the agent's kubelet server, announced on the Node for the API server. */
@@ -72,6 +95,9 @@ export class Kubelet {
   private heartbeat?: Timer;
   private stopped = false;
   private readonly probes: ProbeManager;
+  private readonly processes: ProcessHost;
+  /** Pod IPs this kubelet has put in the agent's directory. */
+  private readonly announced = new Map<string, string>();
 
   constructor(private readonly o: KubeletOptions) {
     this.profile = o.profile;
@@ -91,10 +117,31 @@ export class Kubelet {
       events: { podEvent: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c?.name, c?.init), type, reason, message) },
       admit: (rec) => admitPod(rec.pod, this.profile, this.labels, this.allocatable, this.admittedPods(rec)),
       finalize: (rec) => void this.finalize(rec),
+      processes: {
+        start: (rec, c) => this.processes.start(rec, c),
+        stop: (_rec, c, reason) => this.processes.stop(c, reason),
+      },
     };
+    const network = o.network ?? new FlatNetwork(o.directory ?? emptyDirectory());
+    this.processes = new ProcessHost({
+      profile: o.profile, clock: o.clock, run: runCommand, network,
+      dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
+      bootTimeMs: () => this.readyAt,
+      volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
+      exited: (rec, c, code) => {
+        if (this.pods.get(rec.key) !== rec) return;
+        c.processExit = { code, at: o.clock.now() };
+        this.sync(rec, true);
+      },
+      startFailed: (rec, c, message) => {
+        if (this.pods.get(rec.key) !== rec || c.state !== 'running') return;
+        failStart(this.ctx, rec, c, message);
+        this.sync(rec, true);
+      },
+    });
     this.probes = new ProbeManager({
       clock: o.clock,
-      target: (rec) => podProbeTarget(rec, o.clock, this.profile.internalIP, async () => ({ error: 'exec probes need the container shell' })),
+      target: (rec, c) => podProbeTarget(rec, o.clock, this.profile.internalIP, (argv, timeoutMs) => this.processes.execCaptured(c, argv, timeoutMs), (x) => this.processes.listeners(x)),
       event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
       changed: (rec) => {
         if (this.pods.get(rec.key) === rec) this.sync(rec, true);
@@ -230,6 +277,11 @@ export class Kubelet {
     return [...this.pods.values()].map((r) => ({ ...r.pod, status: r.reported ?? r.pod.status }));
   }
 
+  /** What the stats endpoints read (src/node/stats): the runtime's pods and images, and when the node booted. */
+  statsSource(): StatsSource {
+    return { profile: this.profile, bootTime: this.readyAt, images: this.images, pods: [...this.pods.values()] };
+  }
+
   get podCount(): number {
     return this.pods.size;
   }
@@ -239,6 +291,7 @@ export class Kubelet {
     const ran = this.o.engine.runDue(this.ctx, rec);
     if (this.pods.get(rec.key) !== rec) return;
     this.probes.reconcile(rec);
+    this.announce(rec);
     if (changed || ran > 0 || rec.state !== 'admit') this.writeStatus(rec);
     this.schedule(rec);
   }
@@ -290,8 +343,59 @@ export class Kubelet {
     }
   }
 
+  /** Puts the pod's IP in the agent's directory once its sandbox has one, so other pods can reach it. */
+  private announce(rec: PodRuntime): void {
+    const ip = rec.podIP;
+    if (!ip || rec.pod.spec?.hostNetwork || this.announced.get(rec.key) === ip) return;
+    this.announced.set(rec.key, ip);
+    this.o.directory?.set(ip, { rec, listeners: (c) => this.processes.listeners(c) });
+  }
+
+  /**
+   * The running container an exec or attach session talks to, or the kubelet's error (server.go getExec: the pod must
+   * exist; the runtime finds the container by name).
+   */
+  streamTarget(namespace: string, pod: string, container: string): { log?: ContainerLog } | { status: number; error: string } {
+    const rec = this.pods.get(`${namespace}/${pod}`);
+    if (!rec) return { status: 404, error: 'pod does not exist' };
+    const c = rec.containers.find((x) => x.name === container);
+    if (!c || c.state !== 'running') return { status: 404, error: `container not found (${JSON.stringify(container)})` };
+    return { log: c.log };
+  }
+
+  /** The pod a port-forward reaches: what listens on each port of its network namespace. */
+  portForwardTarget(namespace: string, pod: string): { os: 'linux' | 'windows'; sandboxID: string; uid: string; listener(port: number): Listener | undefined } | { status: number; error: string } {
+    const rec = this.pods.get(`${namespace}/${pod}`);
+    if (!rec || !rec.sandboxID) return { status: 404, error: 'pod does not exist' };
+    const clock = this.o.clock;
+    return {
+      os: this.profile.os, sandboxID: rec.sandboxID, uid: rec.uid,
+      listener: (port) => {
+        const opened: ProcessListeners = new Map();
+        for (const c of rec.containers) {
+          const l = this.processes.listeners(c);
+          if (l?.length) opened.set(c, l);
+        }
+        return podListener(rec, port, 'TCP', clock.now(), opened);
+      },
+    };
+  }
+
+  /** Runs a command in a running container (kubectl exec); undefined when the container is not running. */
+  exec(namespace: string, pod: string, container: string, argv: string[], io: ShellIO): Promise<RunResult> | undefined {
+    const rec = this.pods.get(`${namespace}/${pod}`);
+    const c = rec?.containers.find((x) => x.name === container);
+    return c && c.state === 'running' ? this.processes.exec(c, argv, io) : undefined;
+  }
+
   private cleanup(rec: PodRuntime): void {
     this.probes.forget(rec);
+    this.processes.forget(rec);
+    const ip = this.announced.get(rec.key);
+    if (ip) {
+      this.o.directory?.set(ip, undefined);
+      this.announced.delete(rec.key);
+    }
     this.timers.get(rec.key)?.timer.cancel();
     this.timers.delete(rec.key);
     this.ipam.release(rec.uid);

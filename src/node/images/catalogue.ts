@@ -18,6 +18,15 @@ export interface EntrypointBehaviour {
   logLines?: string[];
   /** How long the process takes to exit after the stop signal (SIGTERM / CTRL_SHUTDOWN_EVENT). */
   stopMs?: number;
+  /** What the idle process uses (src/node/stats); pod annotations and the command can say otherwise. */
+  usage?: ImageUsage;
+}
+
+/** CPU and working set of a process, as quantities; `windows` overrides for the image's Windows build. */
+export interface ImageUsage {
+  cpu: string;
+  memory: string;
+  windows?: { cpu?: string; memory?: string };
 }
 
 /** The programs an image ships, named by the shell family the emulated interpreter (src/node/shell) runs. */
@@ -50,51 +59,57 @@ const WS2019 = '10.0.17763.6893';
 const WS2022 = '10.0.20348.3453';
 const WS2025 = '10.0.26100.3476';
 
-const exitsAtOnce: EntrypointBehaviour = { kind: 'exit', runMs: 50, exitCode: 0 };
-const pause: EntrypointBehaviour = { kind: 'serve', stopMs: 50 };
+// Idle usage: a shell or sleep is tiny on Linux; a Windows container's own session (smss, csrss, CExecSvc) and a
+// Server Core shell take tens of MiB.
+const SHELL_USAGE: ImageUsage = { cpu: '1m', memory: '1Mi', windows: { cpu: '2m', memory: '40Mi' } };
+const exitsAtOnce: EntrypointBehaviour = { kind: 'exit', runMs: 50, exitCode: 0, usage: SHELL_USAGE };
+const exitsAtOnceNano: EntrypointBehaviour = { ...exitsAtOnce, usage: { cpu: '1m', memory: '16Mi' } };
+const pause: EntrypointBehaviour = { kind: 'serve', stopMs: 50, usage: { cpu: '100u', memory: '256Ki', windows: { memory: '8Mi' } } };
 const NGINX: EntrypointBehaviour = {
-  kind: 'serve', ports: [80], stopMs: 200,
+  kind: 'serve', ports: [80], stopMs: 200, usage: { cpu: '1m', memory: '6Mi' },
   logLines: ['/docker-entrypoint.sh: Configuration complete; ready for start up'],
 };
 const IIS: EntrypointBehaviour = {
-  kind: 'serve', ports: [80], stopMs: 1000,
+  kind: 'serve', ports: [80], stopMs: 1000, usage: { cpu: '3m', memory: '95Mi' },
   logLines: [' Service \'w3svc\' has been stopped', '', ' Service \'w3svc\' started'],
 };
+const ASPNET: EntrypointBehaviour = { ...IIS, usage: { cpu: '5m', memory: '160Mi' } };
+const HTTPD: EntrypointBehaviour = { kind: 'serve', ports: [80], stopMs: 200, usage: { cpu: '1m', memory: '12Mi' } };
 
 export const CATALOGUE: readonly CatalogueEntry[] = [
   // Windows base images (mcr.microsoft.com/windows/*): one build per tag.
   { repository: 'mcr.microsoft.com/windows/servercore', tags: ['ltsc2019', '1809'], platforms: win(WS2019), sizeBytes: 2_497_245_440, entrypoint: exitsAtOnce },
   { repository: 'mcr.microsoft.com/windows/servercore', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 1_653_791_616, entrypoint: exitsAtOnce },
   { repository: 'mcr.microsoft.com/windows/servercore', tags: ['ltsc2025'], platforms: win(WS2025), sizeBytes: 2_012_467_200, entrypoint: exitsAtOnce },
-  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2019', '1809'], platforms: win(WS2019), sizeBytes: 111_912_488, entrypoint: exitsAtOnce },
-  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 121_387_510, entrypoint: exitsAtOnce },
-  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2025'], platforms: win(WS2025), sizeBytes: 126_802_104, entrypoint: exitsAtOnce },
+  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2019', '1809'], platforms: win(WS2019), sizeBytes: 111_912_488, entrypoint: exitsAtOnceNano },
+  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 121_387_510, entrypoint: exitsAtOnceNano },
+  { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2025'], platforms: win(WS2025), sizeBytes: 126_802_104, entrypoint: exitsAtOnceNano },
   { repository: 'mcr.microsoft.com/windows', tags: ['1809', 'ltsc2019'], platforms: win(WS2019), sizeBytes: 3_641_892_864, entrypoint: exitsAtOnce },
   { repository: 'mcr.microsoft.com/windows/server', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 3_307_520_000, entrypoint: exitsAtOnce },
   // IIS: the build-specific tags and a multi-build `latest`.
   { repository: 'mcr.microsoft.com/windows/servercore/iis', tags: ['windowsservercore-ltsc2019'], platforms: win(WS2019), sizeBytes: 2_555_904_000, entrypoint: IIS },
   { repository: 'mcr.microsoft.com/windows/servercore/iis', tags: ['windowsservercore-ltsc2022'], platforms: win(WS2022), sizeBytes: 1_712_324_608, entrypoint: IIS },
   { repository: 'mcr.microsoft.com/windows/servercore/iis', tags: ['latest'], platforms: win(WS2019, WS2022), sizeBytes: 1_712_324_608, entrypoint: IIS },
-  { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2019$/, platforms: win(WS2019), sizeBytes: 2_889_011_200, entrypoint: IIS },
-  { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2022$/, platforms: win(WS2022), sizeBytes: 2_105_344_000, entrypoint: IIS },
-  { repository: 'mcr.microsoft.com/dotnet/framework/samples', tags: ['aspnetapp'], platforms: win(WS2019, WS2022), sizeBytes: 2_150_000_000, entrypoint: IIS },
+  { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2019$/, platforms: win(WS2019), sizeBytes: 2_889_011_200, entrypoint: ASPNET },
+  { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2022$/, platforms: win(WS2022), sizeBytes: 2_105_344_000, entrypoint: ASPNET },
+  { repository: 'mcr.microsoft.com/dotnet/framework/samples', tags: ['aspnetapp'], platforms: win(WS2019, WS2022), sizeBytes: 2_150_000_000, entrypoint: ASPNET },
   // Sandbox (pause) images: multi-arch manifest lists with Windows entries per build.
   { repository: 'registry.k8s.io/pause', tags: ['3.6', '3.7', '3.8', '3.9', '3.10'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 320_368, entrypoint: pause },
   { repository: 'registry.k8s.io/pause', tags: ['3.10.1'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022, WS2025)], sizeBytes: 320_368, entrypoint: pause },
   { repository: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.6', '3.9', '3.10'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 320_368, entrypoint: pause },
   { repository: 'k8s.gcr.io/pause', tags: ['3.2', '3.4.1', '3.5', '3.6'], platforms: [...LINUX_MULTI, ...win(WS2019)], sizeBytes: 301_261, entrypoint: pause },
   // Kubernetes e2e images (multi-arch, Windows included).
-  { repository: 'registry.k8s.io/e2e-test-images/agnhost', tags: /^2\.\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 51_217_720, entrypoint: { kind: 'exit', runMs: 50, exitCode: 0, logLines: ['Tool for testing Kubernetes e2e'] } },
+  { repository: 'registry.k8s.io/e2e-test-images/agnhost', tags: /^2\.\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 51_217_720, entrypoint: { kind: 'exit', runMs: 50, exitCode: 0, logLines: ['Tool for testing Kubernetes e2e'], usage: { cpu: '1m', memory: '10Mi', windows: { memory: '45Mi' } } } },
   { repository: 'registry.k8s.io/e2e-test-images/busybox', tags: /^1\.3\d(\.\d+)?-\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 2_231_050, entrypoint: exitsAtOnce },
   { repository: 'registry.k8s.io/e2e-test-images/nginx', tags: /^1\.\d+-\d+$/, platforms: LINUX_MULTI, sizeBytes: 6_476_468, entrypoint: NGINX },
-  { repository: 'registry.k8s.io/e2e-test-images/httpd', tags: /^2\.4\.\d+-\d+$/, platforms: LINUX_MULTI, sizeBytes: 40_764_075, entrypoint: { kind: 'serve', ports: [80], stopMs: 200 } },
+  { repository: 'registry.k8s.io/e2e-test-images/httpd', tags: /^2\.4\.\d+-\d+$/, platforms: LINUX_MULTI, sizeBytes: 40_764_075, entrypoint: HTTPD },
   { repository: 'registry.k8s.io/e2e-test-images/nonroot', tags: /^1\.\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 17_747_885, entrypoint: pause },
   // Common Linux images. Tag patterns make `nginx:doesnotexist` fail like a missing tag does.
   { repository: 'docker.io/library/busybox', tags: /^(latest|stable|musl|glibc|uclibc|1\.\d+(\.\d+)?(-[a-z]+)?)$/, platforms: LINUX_MULTI, sizeBytes: 2_155_306, entrypoint: exitsAtOnce },
   { repository: 'docker.io/library/alpine', tags: /^(latest|edge|3\.\d+(\.\d+)?)$/, platforms: LINUX_MULTI, sizeBytes: 3_653_068, entrypoint: exitsAtOnce },
   { repository: 'docker.io/library/nginx', tags: /^(latest|stable|mainline|alpine|stable-alpine|mainline-alpine|perl|\d+(\.\d+){0,2}(-(alpine|perl|bookworm|alpine-slim))?)$/, platforms: LINUX_MULTI, sizeBytes: 72_188_133, entrypoint: NGINX },
-  { repository: 'docker.io/library/httpd', tags: /^(latest|alpine|2(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 58_125_021, entrypoint: { kind: 'serve', ports: [80], stopMs: 200 } },
-  { repository: 'docker.io/library/redis', tags: /^(latest|alpine|\d+(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 45_064_181, entrypoint: { kind: 'serve', ports: [6379], stopMs: 100, logLines: ['* Ready to accept connections tcp'] } },
+  { repository: 'docker.io/library/httpd', tags: /^(latest|alpine|2(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 58_125_021, entrypoint: HTTPD },
+  { repository: 'docker.io/library/redis', tags: /^(latest|alpine|\d+(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 45_064_181, entrypoint: { kind: 'serve', ports: [6379], stopMs: 100, logLines: ['* Ready to accept connections tcp'], usage: { cpu: '2m', memory: '4Mi' } } },
   { repository: 'docker.io/library/ubuntu', tags: /^(latest|\d\d\.\d\d|jammy|noble|focal)$/, platforms: LINUX_MULTI, sizeBytes: 29_754_290, entrypoint: exitsAtOnce },
 ];
 

@@ -2,29 +2,34 @@
 // the pod IP from the node; exec runs in the container.
 
 import type { Clock } from '../../util/clock.js';
-import { serverOnPort } from '../process/pod-servers.js';
+import { podListener, type ProcessListeners } from '../process/pod-servers.js';
+import type { Listener } from '../shell/interfaces.js';
 import type { PodRuntime } from '../runtime-state.js';
 import type { ProbeTarget } from './probe-runner.js';
 
-export function podProbeTarget(rec: PodRuntime, clock: Clock, nodeIP: string, exec: ProbeTarget['exec']): ProbeTarget {
+export function podProbeTarget(rec: PodRuntime, clock: Clock, nodeIP: string, exec: ProbeTarget['exec'], opened: (c: PodRuntime['containers'][number]) => Listener[] | undefined = () => undefined): ProbeTarget {
   // Other addresses are the network model's (issue 9): until then a probe to another host times out.
   const local = (host: string) => host === rec.podIP || host === 'localhost' || host === '127.0.0.1';
+  const listener = (port: number) => {
+    const byContainer: ProcessListeners = new Map();
+    for (const c of rec.containers) {
+      const l = opened(c);
+      if (l?.length) byContainer.set(c, l);
+    }
+    return podListener(rec, port, 'TCP', clock.now(), byContainer);
+  };
   return {
     podIP: rec.podIP ?? '',
-    http: async ({ host, port, path }) => {
+    http: async ({ host, port, path, headers }) => {
       if (!local(host)) return { error: 'timeout' };
-      const s = serverOnPort(rec, port);
-      if (!s?.server.http) return { error: 'refused' };
-      const q = path.indexOf('?');
-      const a = s.server.http({
-        method: 'GET', path: q < 0 ? path : path.slice(0, q), query: new URLSearchParams(q < 0 ? '' : path.slice(q + 1)),
-        uptimeMs: clock.now() - s.startedAt, now: clock.now(), clientIP: nodeIP,
-      });
-      return { status: a.status, body: a.body };
+      const l = listener(port);
+      if (!l?.handler) return { error: 'refused' };
+      const r = await l.handler({ method: 'GET', path, headers, body: Buffer.alloc(0), remoteAddress: nodeIP, remotePort: 50000, localAddress: rec.podIP ?? '', localPort: port });
+      return { status: r.status, body: r.body.toString() };
     },
-    tcp: async (host, port) => (!local(host) ? 'timeout' : serverOnPort(rec, port) ? 'open' : 'refused'),
+    tcp: async (host, port) => (!local(host) ? 'timeout' : listener(port) ? 'open' : 'refused'),
     exec,
-    // No catalogued server speaks grpc.health.v1 yet: a listening port answers Unimplemented.
-    grpc: async (port) => (serverOnPort(rec, port) ? 'UNIMPLEMENTED' : 'refused'),
+    // No emulated server speaks grpc.health.v1 yet: a listening port answers Unimplemented.
+    grpc: async (port) => (listener(port) ? 'UNIMPLEMENTED' : 'refused'),
   };
 }

@@ -4,10 +4,8 @@
 
 import type { Container } from 'kubernetes-types/core/v1.js';
 import type { ContainerEnv, NetworkView, ShellClock, Toolset } from '../shell/interfaces.js';
-import { linuxImageFs } from '../shell/fs/seed-linux.js';
-import { windowsDefaultPath, windowsImageFs } from '../shell/fs/seed-windows.js';
-import { extrasForImage } from '../shell/fs/seed-extras.js';
-import { Volume, volumeFromFiles, type VirtualFs } from '../shell/fs/vfs.js';
+import { extrasForImage, imageFs, kubeletHostsFile, mountKubeletFiles, resolvConf, Volume, volumeFromFiles, type VirtualFs } from '../shell/index.js';
+import { windowsDefaultPath } from '../shell/fs/seed-windows.js';
 import { imageConfig, type ImageConfig, type ResolvedImage } from '../images/catalogue.js';
 import { isHostProcess } from '../os/windows/identity.js';
 import { credentialSpecOf, gmsaDomain } from '../os/windows/gmsa.js';
@@ -62,12 +60,21 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     memoryBytes: Number(parseQuantity(profile.capacity.memory ?? '0').nano / 1_000_000_000n), cpus: Number(profile.capacity.cpu ?? 1),
   };
   const windowsUser = c.identity?.windowsUser ?? 'ContainerUser';
-  const fs: VirtualFs = profile.os === 'windows'
-    ? windowsImageFs({ toolset: toolset === 'hostprocess' ? 'hostprocess' : toolset === 'nanoserver' || toolset === 'none' ? toolset : 'servercore', now, extras: extrasForImage(img.ref.repository), userName: windowsUser })
-    : linuxImageFs({ toolset: toolset as 'busybox' | 'alpine' | 'debian' | 'distroless' | 'none', now, extras: extrasForImage(img.ref.repository), system, hostname });
+  const fs = imageFs({ os: profile.os, toolset, extras: extrasForImage(img.ref.repository), hostname, system, now, userName: windowsUser });
   const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
   mountVolumes(fs, rec, spec, deps, sandboxRoot);
-  if (profile.os === 'linux') mountKubeletFiles(fs, rec, hostname, deps.network);
+  if (profile.os === 'linux') {
+    const sub = rec.pod.spec?.subdomain;
+    mountKubeletFiles(fs, {
+      hosts: kubeletHostsFile({
+        podIPs: rec.podIP ? [rec.podIP] : [], hostname, hostNetwork: !!rec.pod.spec?.hostNetwork,
+        fqdn: sub ? `${hostname}.${sub}.${rec.pod.metadata?.namespace}.svc.cluster.local` : undefined,
+        hostAliases: (rec.pod.spec?.hostAliases ?? []).map((x) => ({ ip: x.ip ?? '', hostnames: x.hostnames ?? [] })),
+      }),
+      resolvConf: resolvConf(deps.network.dns),
+      hostname,
+    });
+  }
 
   const linux = c.identity?.linux;
   const user = profile.os === 'windows'
@@ -87,26 +94,6 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     clock: deps.clock, listen: deps.listen, lifetime: deps.lifetime,
     containerId: c.containerID?.replace(/^\w+:\/\//, ''),
   };
-}
-
-/**
- * The files the kubelet manages in Linux containers: /etc/hosts (pkg/kubelet/kubelet_pods.go managedHostsFileContent),
- * /etc/resolv.conf (pkg/kubelet/network/dns) and /etc/hostname. Host-network pods keep the node's files.
- */
-function mountKubeletFiles(fs: VirtualFs, rec: PodRuntime, hostname: string, net: NetworkView): void {
-  const ip = rec.podIP ?? '';
-  if (!rec.pod.spec?.hostNetwork) {
-    const aliases = (rec.pod.spec?.hostAliases ?? []).map((a) => `${a.ip}\t${(a.hostnames ?? []).join('\t')}`);
-    const fqdn = rec.pod.spec?.subdomain ? `${hostname}.${rec.pod.spec.subdomain}.${rec.pod.metadata?.namespace}.svc.cluster.local\t` : '';
-    fs.mountFile('/etc/hosts', [
-      '# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::\tip6-localnet',
-      'fe00::\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters', `${ip}\t${fqdn}${hostname}`,
-      ...(aliases.length ? ['', '# Entries added by HostAliases.', ...aliases] : []), '',
-    ].join('\n'));
-  }
-  const resolv = [`search ${net.dns.search.join(' ')}`.trimEnd(), ...net.dns.nameservers.map((n) => `nameserver ${n}`), ...(net.dns.ndots ? [`options ndots:${net.dns.ndots}`] : [])];
-  fs.mountFile('/etc/resolv.conf', `${resolv.join('\n')}\n`);
-  fs.mountFile('/etc/hostname', `${hostname}\n`);
 }
 
 /** Mounts the container's volumeMounts (under the sandbox mount point for HostProcess containers). */

@@ -10,6 +10,7 @@ import type { Logger } from '../../util/log.js';
 import type { Kubelet } from '../kubelet.js';
 import { kubeletConfigz } from '../configz.js';
 import { parseLogOptions, readLogs } from '../logs/read-logs.js';
+import { statsEndpoint } from '../stats/endpoints.js';
 
 export interface KubeletServerTls {
   cert: string;
@@ -79,6 +80,10 @@ export class KubeletServer {
         case 'configz': return json(res, 200, kubeletConfigz(kubelet.profile));
         case 'pods': return json(res, 200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: kubelet.runningPods() });
         case 'containerLogs': return this.containerLogs(kubelet, rest, url, req, res);
+        case 'stats': case 'metrics': {
+          const answer = statsEndpoint(kubelet.statsSource(), parts, url.searchParams, this.cfg.now());
+          if (answer) return send(res, answer.status, answer.contentType, answer.body);
+        }
       }
       text(res, 404, '404 page not found\n');
     } catch (err) {
@@ -116,7 +121,11 @@ export class KubeletServer {
 }
 
 function text(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  send(res, status, 'text/plain; charset=utf-8', body);
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 

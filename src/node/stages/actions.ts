@@ -150,6 +150,7 @@ const stopContainer: Action = (ctx, rec, c) => {
   c!.ready = false;
   c!.waiting = undefined;
   c!.log?.close();
+  ctx.processes?.stop(rec, c!, killed ? 'SIGKILL' : 'SIGTERM');
   // Stopped with its pod it is done; killed while the pod runs (a failed probe) the restart policy decides.
   setState(c!, rec.state === 'active' ? 'exited' : 'done', now);
 };
@@ -285,20 +286,16 @@ const startContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   const startError = windowsStartError(ctx, rec, c!);
   if (startError) {
-    // The task could not start: the container is terminated with StartError (ContainerCannotRun with Docker), 128.
-    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${startError}`);
-    const reason = ctx.profile.containerRuntime === 'docker' ? 'ContainerCannotRun' : 'StartError';
-    c!.terminated = { exitCode: 128, reason, message: startError, startedAt: now, finishedAt: now, containerID: c!.containerID ?? '' };
-    c!.waiting = undefined;
-    c!.ready = false;
-    setState(c!, 'exited', now);
+    failStart(ctx, rec, c!, startError);
     return;
   }
   ctx.events.podEvent(rec, c, 'Normal', 'Started', `Started container ${c!.name}`);
   // A new instance gets a new log file; the one before stays readable as --previous (the kubelet keeps one).
   if (c!.log) c!.previousLog = c!.log;
   c!.log = new ContainerLog(c!.containerID ?? '', () => ctx.clock.now());
-  for (const line of c!.behaviour.logLines) c!.log.write('stdout', `${line}\n`);
+  ctx.processes?.start(rec, c!);
+  // The behaviour model's lines, for a container whose process the shell does not run.
+  if (!c!.interpreted) for (const line of c!.behaviour.logLines) c!.log.write('stdout', `${line}\n`);
   c!.startedAt = now;
   c!.waiting = undefined;
   c!.terminated = undefined;
@@ -312,12 +309,29 @@ const markReady: Action = (_ctx, _rec, c) => {
   if (!c!.init) c!.ready = true;
 };
 
+/**
+ * The task could not start (the command is missing, HCS could not log on as the user): the container is terminated
+ * with StartError (ContainerCannotRun with Docker) and exit code 128, as kuberuntime reports a failed StartContainer.
+ */
+export function failStart(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime, message: string): void {
+  const now = ctx.clock.now();
+  ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${message}`);
+  const reason = ctx.profile.containerRuntime === 'docker' ? 'ContainerCannotRun' : 'StartError';
+  c.terminated = { exitCode: 128, reason, message, startedAt: now, finishedAt: now, containerID: c.containerID ?? '' };
+  c.waiting = undefined;
+  c.ready = false;
+  c.log?.close();
+  ctx.processes?.stop(rec, c, 'SIGKILL');
+  setState(c, 'exited', now);
+}
+
 const windowsDocker = (ctx: StageContext) => ctx.profile.os === 'windows' && ctx.profile.containerRuntime === 'docker';
 
 const exitContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   const code = c!.processExit?.code ?? c!.behaviour.exitCode;
   c!.log?.close();
+  ctx.processes?.stop(rec, c!, 'SIGKILL');
   const message = terminationMessage({ spec: specOf(rec, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
   c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;

@@ -99,6 +99,11 @@ export interface StageContext {
   config: ConfigSource;
   /** The node's allocatable resources: resourceFieldRef of a container without limits reads these. */
   allocatable: Record<string, string>;
+  /** The container runtime's processes (the emulated shell); absent in tests of the lifecycle alone. */
+  processes?: {
+    start(rec: PodRuntime, c: ContainerRuntime): void;
+    stop(rec: PodRuntime, c: ContainerRuntime, reason: 'SIGTERM' | 'SIGKILL'): void;
+  };
   admit(rec: PodRuntime): AdmitResult;
   /** Called once a terminating pod has stopped: write the final status, then delete the pod object. */
   finalize(rec: PodRuntime): void;

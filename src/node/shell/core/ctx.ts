@@ -61,6 +61,7 @@ export function checkAbort(ctx: Pick<Ctx, 'signal'>): void {
 /** Sleeps on the container's clock; throws Aborted when the process is stopped meanwhile. */
 export async function sleep(ctx: Pick<Ctx, 'signal' | 'env'>, ms: number): Promise<void> {
   checkAbort(ctx);
+  await yieldNow();
   try {
     await ctx.env.clock.sleep(ms, ctx.signal);
   } catch (e) {
@@ -71,9 +72,15 @@ export async function sleep(ctx: Pick<Ctx, 'signal' | 'env'>, ms: number): Promi
 }
 
 let ticks = 0;
-/** Lets the event loop run now and then, so tight loops stay abortable. */
+/**
+ * Lets the event loop run now and then, so tight loops stay abortable; a busy loop (`while true; do :; done`) is
+ * also slowed down so an emulated container cannot take the whole process's CPU. This does not touch the
+ * container's clock.
+ */
 export async function yieldNow(): Promise<void> {
-  if (++ticks % 256 === 0) await new Promise<void>((r) => setImmediate(r));
+  ticks++;
+  if (ticks % 8192 === 0) await new Promise<void>((r) => setTimeout(r, 2));
+  else if (ticks % 256 === 0) await new Promise<void>((r) => setImmediate(r));
 }
 
 /** Waits until the process is stopped (servers, `pause`). */

@@ -119,6 +119,9 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
       case 'redis':
         program(fs, '/usr/local/bin/redis-server', 'redis-server');
         program(fs, '/usr/local/bin/redis-cli', 'redis-cli');
+        // Written for winkube: the image's ENTRYPOINT (`docker-entrypoint.sh`, found on PATH) runs its arguments.
+        fs.writeFile('/usr/local/bin/docker-entrypoint.sh', '#!/bin/sh\nset -e\nexec "$@"\n', { mode: 0o755 });
+        fs.mkdir('/data', { parents: true });
         break;
       default: break;
     }

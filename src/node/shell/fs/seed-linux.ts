@@ -77,7 +77,10 @@ export function linuxImageFs(seed: LinuxSeed): VirtualFs {
   fs.mkdir('/tmp', { mode: 0o1777 });
   const nul = fs.writeFile('/dev/null', '', { mode: 0o666 });
   nul.generate = () => Buffer.alloc(0);
-  if (t === 'none') return fs;
+  if (t === 'none') {
+    addExtras(fs, 'linux', seed.extras ?? []);
+    return fs;
+  }
   const family = t === 'busybox' ? 'busybox' : t === 'alpine' ? 'alpine' : t === 'distroless' ? 'distroless' : 'debian';
   fs.writeFile('/etc/passwd', `${PASSWD[family].join('\n')}\n`);
   fs.writeFile('/etc/group', `${GROUP[family].join('\n')}\n`);

@@ -55,7 +55,10 @@ export function windowsImageFs(seed: WindowsSeed): VirtualFs {
   }
   fs.writeFile('C:\\Windows\\System32\\drivers\\etc\\hosts', '# hosts: one IP address and its names a line; # starts a comment.\r\n');
   fs.writeFile('C:\\License.txt', 'Emulated Windows container image. The real image\'s license terms apply to real images.\r\n');
-  if (t === 'none') return fs;
+  if (t === 'none') {
+    addExtras(fs, 'windows', seed.extras ?? []);
+    return fs;
+  }
   if (t === 'nanoserver') {
     for (const name of NANOSERVER_SYSTEM32) program(fs, `C:\\Windows\\System32\\${name}`, SERVERCORE_SYSTEM32[name]);
   } else {

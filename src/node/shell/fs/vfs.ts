@@ -214,7 +214,9 @@ export class VirtualFs {
     if (opts.parents) {
       const segs = this.segs(p);
       let cur = formatSegments(this.os, segs.slice(0, this.os === 'windows' ? 1 : 0));
-      let last: DirNode = this.root;
+      const start = this.stat(cur);
+      if (!start || start.kind !== 'dir') throw new FsError('ENOENT', cur);
+      let last: DirNode = start;
       for (let i = this.os === 'windows' ? 1 : 0; i < segs.length; i++) {
         cur = this.resolve(cur, segs[i]);
         const n = this.stat(cur);

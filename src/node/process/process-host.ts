@@ -1,0 +1,113 @@
+// The container runtime's process side for one node: starts each container's process in the emulated shell when it
+// starts, runs exec sessions beside it, and tells the kubelet when a main process ends or could not start.
+
+import type { Container } from 'kubernetes-types/core/v1.js';
+import type { Clock } from '../../util/clock.js';
+import { shellClock } from '../shell/index.js';
+import type { FlatNetwork } from '../../network/flat/flat-network.js';
+import { imageConfig, lookupImage } from '../images/catalogue.js';
+import type { NodeProfile } from '../profile.js';
+import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
+import type { Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
+import type { VolumeContext } from '../volumes/volume-content.js';
+import { processArgv } from './argv.js';
+import { buildContainerEnv, type SharedVolumes } from './container-env.js';
+import { containerNetwork } from './container-network.js';
+import { ContainerProcess, execCaptured, type RunCommand } from './container-process.js';
+import { podDns, type DnsSettings } from './pod-dns.js';
+
+export interface ProcessHostOptions {
+  profile: NodeProfile;
+  clock: Clock;
+  run: RunCommand;
+  network: FlatNetwork;
+  dns: DnsSettings;
+  bootTimeMs(): number;
+  volumeContext: Omit<VolumeContext, 'pod' | 'podIP'>;
+  /** The main process of an interpreted container ended with this exit code. */
+  exited(rec: PodRuntime, c: ContainerRuntime, code: number): void;
+  /** The runtime could not start the container's command (StartError). */
+  startFailed(rec: PodRuntime, c: ContainerRuntime, message: string): void;
+}
+
+function specOf(rec: PodRuntime, c: ContainerRuntime): Container | undefined {
+  return (c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name);
+}
+
+export class ProcessHost {
+  private readonly procs = new Map<ContainerRuntime, ContainerProcess>();
+  private readonly podVolumes = new Map<string, SharedVolumes['pod']>();
+  private readonly hostVolumes: SharedVolumes['host'] = new Map();
+  private readonly clock: ShellClock;
+
+  constructor(private readonly o: ProcessHostOptions) {
+    this.clock = shellClock(o.clock);
+  }
+
+  /**
+   * The container started: its process begins. A container whose image the catalogue knows runs its command in the
+   * emulated shell; one timed by annotations, or of an image nobody described, keeps the behaviour model.
+   */
+  start(rec: PodRuntime, c: ContainerRuntime): void {
+    this.stop(c);
+    const spec = specOf(rec, c);
+    const img = lookupImage(c.image);
+    if (!spec || !img) return;
+    const pod = this.podVolumes.get(rec.key) ?? new Map();
+    this.podVolumes.set(rec.key, pod);
+    const dns = podDns(rec.pod, this.o.profile.os, this.o.dns);
+    const env = buildContainerEnv(rec, c, spec, img, {
+      profile: this.o.profile, clock: this.clock, bootTimeMs: this.o.bootTimeMs(),
+      volumeContext: { ...this.o.volumeContext, podIP: rec.podIP ?? '' },
+      shared: { pod, host: this.hostVolumes },
+      network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', network: this.o.network }),
+    });
+    const proc = new ContainerProcess(env, this.o.run);
+    this.procs.set(c, proc);
+    c.interpreted = img.known && !c.behaviour.timed;
+    if (!c.interpreted || !c.log) return;
+    proc.runMain(processArgv(spec, imageConfig(img), c.env), c.log).then((r: RunResult) => {
+      if (this.procs.get(c) !== proc || proc.stopped) return;
+      if (r.kind === 'not-found') this.o.startFailed(rec, c, r.startMessage);
+      else this.o.exited(rec, c, r.exitCode);
+    }, (err: unknown) => {
+      // A fault in the emulation, not in the container: it ends as a crashed process would, with the reason logged.
+      c.log?.write('stderr', `winkube: the emulated process failed: ${String(err)}\n`);
+      if (this.procs.get(c) === proc) this.o.exited(rec, c, 255);
+    });
+  }
+
+  /** The container stops (its processes end, its sockets close). */
+  stop(c: ContainerRuntime, reason: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): void {
+    const p = this.procs.get(c);
+    if (!p) return;
+    p.stop(reason);
+    this.procs.delete(c);
+  }
+
+  /** The pod is gone: its shared volumes go too. */
+  forget(rec: PodRuntime): void {
+    for (const c of rec.containers) this.stop(c, 'SIGKILL');
+    this.podVolumes.delete(rec.key);
+  }
+
+  process(c: ContainerRuntime): ContainerProcess | undefined {
+    return this.procs.get(c);
+  }
+
+  listeners(c: ContainerRuntime): Listener[] | undefined {
+    return this.procs.get(c)?.listeners;
+  }
+
+  /** kubectl exec: a command beside the main process. */
+  exec(c: ContainerRuntime, argv: string[], io: ShellIO): Promise<RunResult> | undefined {
+    return this.procs.get(c)?.exec(argv, io);
+  }
+
+  /** An exec probe or hook: output captured, cut off after the timeout. */
+  execCaptured(c: ContainerRuntime, argv: string[], timeoutMs: number) {
+    const p = this.procs.get(c);
+    if (!p) return Promise.resolve({ error: 'container not running' });
+    return execCaptured(p, argv, timeoutMs, (ms, signal) => this.clock.sleep(ms, signal));
+  }
+}

@@ -1,0 +1,79 @@
+// The kubelet's exec, attach and port-forward endpoints (pkg/kubelet/server/server.go getExec / getAttach /
+// getPortForward): find the container or pod, upgrade the connection (streaming/), and run the session against the
+// emulated container — exec in its shell, attach to its main process's output, port-forward to what listens.
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '../../util/log.js';
+import type { Kubelet } from '../kubelet.js';
+import { readLogs } from '../logs/read-logs.js';
+import type { ContainerLog } from '../logs/container-log.js';
+import type { RunResult } from '../shell/interfaces.js';
+import { portNotListening, serveForwarded } from './port-forward.js';
+import { parseStreamOptions, upgradePortForward, upgradeRemoteCommand, writeRestfulError, type CommandResult, type RemoteCommandSession } from './streaming/index.js';
+
+/** Dispatches an upgrade request routed to this node's kubelet. */
+export function serveStream(kubelet: Kubelet, route: string[], url: URL, req: IncomingMessage, socket: Duplex, head: Buffer, logger: Logger): void {
+  const [kind, namespace, pod, container] = route;
+  if (kind === 'portforward') {
+    void portForward(kubelet, namespace, pod, req, socket, head, logger);
+    return;
+  }
+  const parsed = parseStreamOptions(url.searchParams, kind === 'exec');
+  if ('error' in parsed) return writeRestfulError(socket, 400, parsed.error);
+  const target = kubelet.streamTarget(namespace, pod, container);
+  if ('error' in target) return writeRestfulError(socket, target.status, target.error);
+  void (async () => {
+    const session = await upgradeRemoteCommand(req, socket, head, parsed.options, { operation: kind as 'exec' | 'attach', command: parsed.command, logger });
+    if (!session) return;
+    if (kind === 'exec') await exec(kubelet, namespace, pod, container, parsed.command, parsed.options.tty, session);
+    else attach(target.log, session);
+  })().catch((err: unknown) => {
+    logger.warn('stream session failed', { pod: `${namespace}/${pod}`, err: String(err) });
+    socket.destroy();
+  });
+}
+
+/** An exec id as containerd makes them: 64 hex characters, new for every exec. */
+function execId(): string {
+  return createHash('sha256').update(`${process.hrtime.bigint()}-${Math.random()}`).digest('hex');
+}
+
+async function exec(kubelet: Kubelet, namespace: string, pod: string, container: string, argv: string[], tty: boolean, session: RemoteCommandSession): Promise<void> {
+  const ended = new AbortController();
+  session.onClose(() => ended.abort('SIGKILL'));
+  const running = kubelet.exec(namespace, pod, container, argv, {
+    stdin: session.stdin,
+    stdout: (c) => session.stdout?.write(c),
+    stderr: (c) => (session.stderr ?? session.stdout)?.write(c),
+    tty,
+    signal: ended.signal,
+  });
+  if (!running) return session.finish({ error: `container not running (${container})` });
+  const r: RunResult = await running;
+  // containerd wraps a failed exec start in its own words before the kubelet's "error executing command in container".
+  const result: CommandResult = r.kind === 'not-found' ? { error: `failed to exec in container: failed to start exec "${execId()}": ${r.message}` } : { exitCode: r.exitCode };
+  session.finish(result);
+}
+
+/** attach: what the main process prints from now on, until it ends or the client leaves. */
+function attach(log: ContainerLog | undefined, session: RemoteCommandSession): void {
+  if (!log) return session.finish({ exitCode: 0 });
+  session.stdin?.resume();
+  const stop = readLogs(log, { follow: true, timestamps: false, tailLines: 0 }, {
+    write: (chunk) => session.stdout?.write(chunk),
+    end: () => session.finish({ exitCode: 0 }),
+  });
+  session.onClose(stop);
+}
+
+async function portForward(kubelet: Kubelet, namespace: string, pod: string, req: IncomingMessage, socket: Duplex, head: Buffer, logger: Logger): Promise<void> {
+  const target = kubelet.portForwardTarget(namespace, pod);
+  if ('error' in target) return writeRestfulError(socket, target.status, target.error);
+  await upgradePortForward(req, socket, head, (s) => {
+    const l = target.listener(s.port);
+    if (!l) return s.fail(portNotListening(target.os, target.sandboxID, target.uid, s.port));
+    serveForwarded(s.data, l);
+  }, { logger });
+}

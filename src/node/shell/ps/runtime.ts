@@ -1,0 +1,51 @@
+// Runtime helpers: indexing ($a[1], $h['k'], $s[-1]), $Matches, error records for catch blocks and
+// $PSVersionTable.
+
+import type { Ctx } from '../core/ctx.js';
+import { DotNet, Hashtable, isArray, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
+
+export function indexInto(obj: PsValue, idx: PsValue): PsValue {
+  if (obj === null) throw new PsError('Cannot index into a null array.', 'InvalidOperation', 'NullArray');
+  if (obj instanceof Hashtable) return Array.isArray(idx) ? idx.map((k) => obj.get(k)) : obj.get(idx);
+  if (obj instanceof PsObject) return obj.getProp(toStr(idx)) ?? null;
+  if (obj instanceof DotNet) return obj.get(toStr(idx)) ?? obj.get('Item') ?? null;
+  const seq: PsValue[] | string | Buffer = Array.isArray(obj) || typeof obj === 'string' || Buffer.isBuffer(obj) ? obj : [obj];
+  const at = (i: number): PsValue => {
+    const n = i < 0 ? seq.length + i : i;
+    if (typeof seq === 'string') return seq[n] ?? null;
+    if (Buffer.isBuffer(seq)) return seq[n] ?? null;
+    return seq[n] ?? null;
+  };
+  if (isArray(idx)) return idx.map((i) => at(toNum(i)));
+  return at(toNum(idx));
+}
+
+export function matchTable(m: RegExpMatchArray): Hashtable {
+  const h = new Hashtable();
+  m.forEach((g, i) => { if (g !== undefined) h.set(i, g); });
+  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) h.set(k, v);
+  return h;
+}
+
+export function errorRecord(e: PsError): PsObject {
+  const ex = new PsObject(['System.Exception'], { Message: e.message });
+  const rec = new PsObject(['System.Management.Automation.ErrorRecord'], { Exception: ex, FullyQualifiedErrorId: e.errorId, CategoryInfo: e.category });
+  rec.toString = () => e.message;
+  return rec;
+}
+
+export function psVersionTable(ctx: Ctx): Hashtable {
+  const h = new Hashtable();
+  const build = /^10\.0\.(\d+)/.exec(ctx.env.system.windowsBuild ?? ctx.env.system.kernelVersion)?.[1] ?? '17763';
+  const ubr = ctx.env.system.windowsUBR ?? 1;
+  h.set('PSVersion', `5.1.${build}.${ubr}`);
+  h.set('PSEdition', 'Desktop');
+  h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', `5.1.${build}.${ubr}`]);
+  h.set('BuildVersion', `10.0.${build}.${ubr}`);
+  h.set('CLRVersion', '4.0.30319.42000');
+  h.set('WSManStackVersion', '3.0');
+  h.set('PSRemotingProtocolVersion', '2.3');
+  h.set('SerializationVersion', '1.1.0.1');
+  return h;
+}
+
