@@ -91,7 +91,7 @@ export class Kubectl {
   }
 
   run(args: string[], input?: string, timeoutMs = 30_000, env: Record<string, string> = {}): KubectlResult {
-    const r = spawnSync(this.bin, [...args, '--cache-dir', this.cacheDir], {
+    const r = spawnSync(this.bin, this.withCacheDir(args), {
       encoding: 'utf8', input, timeout: timeoutMs,
       env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir, ...env },
     });
@@ -107,7 +107,13 @@ export class Kubectl {
 
   /** Starts a long-running kubectl (e.g. get -w) and returns its process. */
   spawn(args: string[]): ChildProcess {
-    return spawn(this.bin, [...args, '--cache-dir', this.cacheDir], { env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    return spawn(this.bin, this.withCacheDir(args), { env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.cacheDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /** kubectl's own flags go before `--`: what follows is the command of `exec`. */
+  private withCacheDir(args: string[]): string[] {
+    const dash = args.indexOf('--');
+    return dash < 0 ? [...args, '--cache-dir', this.cacheDir] : [...args.slice(0, dash), '--cache-dir', this.cacheDir, ...args.slice(dash)];
   }
 
   dispose(): void {

@@ -105,6 +105,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'registry.k8s.io/e2e-test-images/httpd', tags: /^2\.4\.\d+-\d+$/, platforms: LINUX_MULTI, sizeBytes: 40_764_075, entrypoint: HTTPD },
   { repository: 'registry.k8s.io/e2e-test-images/nonroot', tags: /^1\.\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 17_747_885, entrypoint: pause },
   // Common Linux images. Tag patterns make `nginx:doesnotexist` fail like a missing tag does.
+  // The Kubernetes docs' probe examples use this mirror (busybox 1.27.2 under `latest`).
+  { repository: 'registry.k8s.io/busybox', tags: /^(latest|1\.\d+(\.\d+)?)$/, platforms: LINUX_MULTI, sizeBytes: 1_144_547, entrypoint: exitsAtOnce },
   { repository: 'docker.io/library/busybox', tags: /^(latest|stable|musl|glibc|uclibc|1\.\d+(\.\d+)?(-[a-z]+)?)$/, platforms: LINUX_MULTI, sizeBytes: 2_155_306, entrypoint: exitsAtOnce },
   { repository: 'docker.io/library/alpine', tags: /^(latest|edge|3\.\d+(\.\d+)?)$/, platforms: LINUX_MULTI, sizeBytes: 3_653_068, entrypoint: exitsAtOnce },
   { repository: 'docker.io/library/nginx', tags: /^(latest|stable|mainline|alpine|stable-alpine|mainline-alpine|perl|\d+(\.\d+){0,2}(-(alpine|perl|bookworm|alpine-slim))?)$/, platforms: LINUX_MULTI, sizeBytes: 72_188_133, entrypoint: NGINX },
@@ -136,6 +138,7 @@ const CONFIGS: Record<string, ImageConfig> = {
   'registry.k8s.io/e2e-test-images/nginx': { toolset: { linux: 'alpine' }, entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'] },
   'registry.k8s.io/e2e-test-images/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
   'docker.io/library/busybox': { toolset: { linux: 'busybox' }, cmd: ['sh'] },
+  'registry.k8s.io/busybox': { toolset: { linux: 'busybox' }, cmd: ['sh'] },
   'docker.io/library/alpine': { toolset: { linux: 'alpine' }, cmd: ['/bin/sh'] },
   'docker.io/library/nginx': { toolset: { linux: 'debian' }, entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'] },
   'docker.io/library/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
