@@ -117,6 +117,10 @@ export function upgradeToKubelet(t: KubeletTarget, creds: KubeletClientTls, req:
     upstream.destroy();
   });
   client.on('error', close);
+  // Stream frames are small and interactive: without this, Nagle's algorithm meets delayed ACKs and every exec round
+  // trip waits ~40 ms.
+  upstream.setNoDelay(true);
+  (client as Duplex & { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true);
   upstream.on('secureConnect', () => {
     upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (head.length) upstream.write(head);

@@ -42,6 +42,7 @@ export class KubeletServer {
     server.on('request', (req, res) => this.serve(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serveUpgrade(req, socket, head));
     server.on('connection', (s: Duplex) => {
+      (s as Duplex & { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true);
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
