@@ -28,7 +28,7 @@ import type { PodDirectory } from './process/pod-directory.js';
 import { CLUSTER_DOMAIN, FlatNetwork, type FlatNetworkSource } from '../network/flat/flat-network.js';
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
-import { podListener, type ProcessListeners } from './process/pod-servers.js';
+import { podListener } from './process/pod-servers.js';
 import { failStart } from './stages/actions.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
@@ -141,7 +141,7 @@ export class Kubelet {
     });
     this.probes = new ProbeManager({
       clock: o.clock,
-      target: (rec, c) => podProbeTarget(rec, o.clock, this.profile.internalIP, (argv, timeoutMs) => this.processes.execCaptured(c, argv, timeoutMs), (x) => this.processes.listeners(x)),
+      target: (rec, c) => podProbeTarget(rec, this.profile.internalIP, (argv, timeoutMs) => this.processes.execCaptured(c, argv, timeoutMs), (x) => this.processes.listeners(x)),
       event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
       changed: (rec) => {
         if (this.pods.get(rec.key) === rec) this.sync(rec, true);
@@ -370,14 +370,7 @@ export class Kubelet {
     const clock = this.o.clock;
     return {
       os: this.profile.os, sandboxID: rec.sandboxID, uid: rec.uid,
-      listener: (port) => {
-        const opened: ProcessListeners = new Map();
-        for (const c of rec.containers) {
-          const l = this.processes.listeners(c);
-          if (l?.length) opened.set(c, l);
-        }
-        return podListener(rec, port, 'TCP', clock.now(), opened);
-      },
+      listener: (port) => podListener(rec, port, 'TCP', (c) => this.processes.listeners(c)),
     };
   }
 

@@ -1,23 +1,14 @@
 // How the kubelet's probers reach a pod: its servers (pod-servers.ts) for httpGet, tcpSocket and grpc, dialled at
 // the pod IP from the node; exec runs in the container.
 
-import type { Clock } from '../../util/clock.js';
 import { podListener, type ProcessListeners } from '../process/pod-servers.js';
-import type { Listener } from '../shell/interfaces.js';
 import type { PodRuntime } from '../runtime-state.js';
 import type { ProbeTarget } from './probe-runner.js';
 
-export function podProbeTarget(rec: PodRuntime, clock: Clock, nodeIP: string, exec: ProbeTarget['exec'], opened: (c: PodRuntime['containers'][number]) => Listener[] | undefined = () => undefined): ProbeTarget {
+export function podProbeTarget(rec: PodRuntime, nodeIP: string, exec: ProbeTarget['exec'], opened: ProcessListeners): ProbeTarget {
   // Other addresses are the network model's (issue 9): until then a probe to another host times out.
   const local = (host: string) => host === rec.podIP || host === 'localhost' || host === '127.0.0.1';
-  const listener = (port: number) => {
-    const byContainer: ProcessListeners = new Map();
-    for (const c of rec.containers) {
-      const l = opened(c);
-      if (l?.length) byContainer.set(c, l);
-    }
-    return podListener(rec, port, 'TCP', clock.now(), byContainer);
-  };
+  const listener = (port: number) => podListener(rec, port, 'TCP', opened);
   return {
     podIP: rec.podIP ?? '',
     http: async ({ host, port, path, headers }) => {

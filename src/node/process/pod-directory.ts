@@ -48,12 +48,7 @@ export class PodDirectory implements FlatNetworkSource {
   listenerAt(ip: string, port: number, protocol: 'TCP' | 'UDP'): Listener | undefined | null {
     const e = this.byIP.get(ip);
     if (!e) return null;
-    const opened = new Map<ContainerRuntime, Listener[]>();
-    for (const c of e.rec.containers) {
-      const l = e.listeners(c);
-      if (l?.length) opened.set(c, l);
-    }
-    return podListener(e.rec, port, protocol, this.o.now(), opened) ?? undefined;
+    return podListener(e.rec, port, protocol, (c) => e.listeners(c)) ?? undefined;
   }
 
   services(): Service[] {

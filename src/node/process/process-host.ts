@@ -45,14 +45,15 @@ export class ProcessHost {
   }
 
   /**
-   * The container started: its process begins. A container whose image the catalogue knows runs its command in the
-   * emulated shell; one timed by annotations, or of an image nobody described, keeps the behaviour model.
+   * The container started: its process begins, and says whether one runs. A container whose image the catalogue knows
+   * runs its command in the emulated shell, which decides when it ends — unless annotations time its end, when the
+   * process still prints and serves but the behaviour's timer ends it. An image nobody described runs nothing.
    */
-  start(rec: PodRuntime, c: ContainerRuntime): void {
+  start(rec: PodRuntime, c: ContainerRuntime): boolean {
     this.stop(c);
     const spec = specOf(rec, c);
     const img = lookupImage(c.image);
-    if (!spec || !img) return;
+    if (!spec || !img) return false;
     const pod = this.podVolumes.get(rec.key) ?? new Map();
     this.podVolumes.set(rec.key, pod);
     const dns = podDns(rec.pod, this.o.profile.os, this.o.dns);
@@ -65,16 +66,17 @@ export class ProcessHost {
     const proc = new ContainerProcess(env, this.o.run);
     this.procs.set(c, proc);
     c.interpreted = img.known && !c.behaviour.timed;
-    if (!c.interpreted || !c.log) return;
+    if (!img.known || !c.log) return false;
     proc.runMain(processArgv(spec, imageConfig(img), c.env), c.log).then((r: RunResult) => {
-      if (this.procs.get(c) !== proc || proc.stopped) return;
+      if (this.procs.get(c) !== proc || proc.stopped || !c.interpreted) return;
       if (r.kind === 'not-found') this.o.startFailed(rec, c, r.startMessage);
       else this.o.exited(rec, c, r.exitCode);
     }, (err: unknown) => {
       // A fault in the emulation, not in the container: it ends as a crashed process would, with the reason logged.
       c.log?.write('stderr', `winkube: the emulated process failed: ${String(err)}\n`);
-      if (this.procs.get(c) === proc) this.o.exited(rec, c, 255);
+      if (this.procs.get(c) === proc && c.interpreted) this.o.exited(rec, c, 255);
     });
+    return true;
   }
 
   /** The container stops (its processes end, its sockets close). */

@@ -293,9 +293,9 @@ const startContainer: Action = (ctx, rec, c) => {
   // A new instance gets a new log file; the one before stays readable as --previous (the kubelet keeps one).
   if (c!.log) c!.previousLog = c!.log;
   c!.log = new ContainerLog(c!.containerID ?? '', () => ctx.clock.now());
-  ctx.processes?.start(rec, c!);
+  const running = ctx.processes?.start(rec, c!) ?? false;
   // The behaviour model's lines, for a container whose process the shell does not run.
-  if (!c!.interpreted) for (const line of c!.behaviour.logLines) c!.log.write('stdout', `${line}\n`);
+  if (!running) for (const line of c!.behaviour.logLines) c!.log.write('stdout', `${line}\n`);
   c!.startedAt = now;
   c!.waiting = undefined;
   c!.terminated = undefined;

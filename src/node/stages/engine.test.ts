@@ -2,6 +2,7 @@
 // Outputs live in testdata/<case>.json; run with WINKUBE_UPDATE_GOLDEN=1 to rewrite them, then review the diff.
 
 import { test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -26,7 +27,8 @@ function pod(name: string, spec: Pod['spec'], annotations?: Record<string, strin
   };
 }
 
-const SEED_COMMAND = ['powershell.exe', '-command', "$listener = New-Object System.Net.HttpListener ; $listener.Prefixes.Add('http://*:80/') ; $listener.Start()"];
+/** The seed's win-webserver command, as the fixture has it (the guide's manifest, verbatim). */
+const SEED_COMMAND = (parseAllDocuments(readFileSync(new URL('../../../../test/fixtures/win-webserver.yaml', import.meta.url), 'utf8'))[1].toJS() as { spec: { template: { spec: { containers: { command: string[] }[] } } } }).spec.template.spec.containers[0].command;
 
 interface Case {
   name: string;

@@ -101,7 +101,8 @@ export interface StageContext {
   allocatable: Record<string, string>;
   /** The container runtime's processes (the emulated shell); absent in tests of the lifecycle alone. */
   processes?: {
-    start(rec: PodRuntime, c: ContainerRuntime): void;
+    /** Starts the container's process; false when none runs (the behaviour model's log lines stand in). */
+    start(rec: PodRuntime, c: ContainerRuntime): boolean;
     stop(rec: PodRuntime, c: ContainerRuntime, reason: 'SIGTERM' | 'SIGKILL'): void;
   };
   admit(rec: PodRuntime): AdmitResult;

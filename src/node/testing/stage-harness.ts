@@ -12,6 +12,10 @@ import type { PodRuntime } from '../runtime-state.js';
 import { ACTIONS } from '../stages/actions.js';
 import { ProbeManager } from '../probes/probe-manager.js';
 import { podProbeTarget } from '../probes/pod-probe-target.js';
+import { ProcessHost } from '../process/process-host.js';
+import { FlatNetwork, type FlatNetworkSource } from '../../network/flat/flat-network.js';
+import { runCommand } from '../shell/run-command.js';
+import { failStart } from '../stages/actions.js';
 import { StageEngine } from '../stages/engine.js';
 import { POD_STAGES } from '../stages/pod-stages.js';
 import { DEFAULT_TIMINGS, type StageContext } from '../stages/types.js';
@@ -24,6 +28,11 @@ export interface RecordedEvent {
   fieldPath?: string;
   message: string;
 }
+
+/** A cluster with nothing else in it: the harness's pod reaches only itself. */
+const EMPTY_NETWORK: FlatNetworkSource = {
+  listenerAt: () => null, services: () => [], endpoints: () => [], pods: () => [], isNodeIP: () => false, isPodIP: () => false, dnsIP: '10.96.0.10',
+};
 
 export class StageHarness {
   readonly clock = new FakeClock();
@@ -60,9 +69,25 @@ export class StageHarness {
       finalize: () => { this.finalized = true; },
     };
     this.rec = opts.restore ? restorePodRuntime(pod, this.clock.now()) : newPodRuntime(pod, this.clock.now());
+    // The container runtime's processes, as the kubelet has them: containers run their commands in the shells.
+    const processes = new ProcessHost({
+      profile, clock: this.clock, run: runCommand, network: new FlatNetwork(EMPTY_NETWORK),
+      dns: { clusterDNS: '10.96.0.10', clusterDomain: 'cluster.local', hostNameservers: [] },
+      bootTimeMs: () => this.start,
+      volumeContext: { os: profile.os, hostIP: profile.internalIP, allocatable, config: this.ctx.config },
+      exited: (_rec, c, code) => {
+        c.processExit = { code, at: this.clock.now() };
+        this.run();
+      },
+      startFailed: (rec, c, message) => {
+        failStart(this.ctx, rec, c, message);
+        this.run();
+      },
+    });
+    this.ctx.processes = { start: (rec, c) => processes.start(rec, c), stop: (_rec, c, reason) => processes.stop(c, reason) };
     this.probes = new ProbeManager({
       clock: this.clock,
-      target: (rec) => podProbeTarget(rec, this.clock, profile.internalIP, async () => ({ error: 'no shell in the stage harness' })),
+      target: (rec, c) => podProbeTarget(rec, profile.internalIP, (argv, timeoutMs) => processes.execCaptured(c, argv, timeoutMs), (x) => processes.listeners(x)),
       event: (_rec, c, type, reason, message) => this.ctx.events.podEvent(this.rec, c, type, reason, message),
       changed: () => this.run(),
     });
@@ -74,17 +99,20 @@ export class StageHarness {
     this.probes.reconcile(this.rec);
   }
 
-  /** Advances the clock by `ms`, running every stage that falls due on the way, at its own instant. */
+  /**
+   * Advances the clock by `ms`, running every stage that falls due on the way at its own instant. Time moves in steps
+   * of at most 50 ms, so the containers' processes run between them: a shell's `sleep` starts when its command reaches
+   * it, and a process that ends moves the pod on at once.
+   */
   async advance(ms: number): Promise<void> {
     const end = this.clock.now() + ms;
     this.run();
-    for (;;) {
-      const due = this.engine.nextDue(this.ctx, this.rec);
-      if (!due || due.at > end) break;
-      await this.clock.advance(Math.max(0, due.at - this.clock.now()));
+    while (this.clock.now() < end) {
+      const due = this.engine.nextDue(this.ctx, this.rec)?.at ?? Infinity;
+      const next = Math.min(end, this.clock.now() + 50, Math.max(due, this.clock.now()));
+      await this.clock.advance(next - this.clock.now());
       this.run();
     }
-    await this.clock.advance(end - this.clock.now());
   }
 
   /** Marks the pod deleted as the API server would (deletionTimestamp + grace period). */

@@ -274,7 +274,7 @@ export const yes: Applet = async (argv, ctx) => {
   const chunk = line.repeat(Math.max(1, Math.floor(4096 / line.length)));
   for (;;) {
     ctx.stdout.write(chunk);
-    await yieldNow();
+    await yieldNow(ctx.signal);
     await new Promise<void>((r) => setImmediate(r));
     if (ctx.signal.aborted) return 143;
   }

@@ -130,7 +130,7 @@ export class Ps {
 
   /** Runs one statement; statement-terminating errors are reported here. */
   async runStmt(s: Stmt, out: Sink): Promise<void> {
-    await yieldNow();
+    await yieldNow(this.ctx.signal);
     checkAbort(this.ctx);
     try {
       await this.exec(s, out);
@@ -165,14 +165,14 @@ export class Ps {
       }
       case 'while':
         for (;;) {
-          await yieldNow();
+          await yieldNow(this.ctx.signal);
           checkAbort(this.ctx);
           if (!toBool(await this.pipelineValue(s.cond))) return;
           if (await this.loopBody(s.body, out)) return;
         }
       case 'do':
         for (;;) {
-          await yieldNow();
+          await yieldNow(this.ctx.signal);
           if (await this.loopBody(s.body, out)) return;
           const v = toBool(await this.pipelineValue(s.cond));
           if (v === s.until) return;
@@ -180,7 +180,7 @@ export class Ps {
       case 'for':
         if (s.init) await this.exec(s.init, { emit: () => undefined });
         for (;;) {
-          await yieldNow();
+          await yieldNow(this.ctx.signal);
           checkAbort(this.ctx);
           if (s.cond && !toBool(await this.pipelineValue(s.cond))) return;
           if (await this.loopBody(s.body, out)) return;
@@ -194,7 +194,7 @@ export class Ps {
           const to = Math.trunc(toNum(await this.eval(only.expr.right)));
           const step = from <= to ? 1 : -1;
           for (let i = from; step > 0 ? i <= to : i >= to; i += step) {
-            await yieldNow();
+            await yieldNow(this.ctx.signal);
             checkAbort(this.ctx);
             this.setVar(s.variable, i);
             if (await this.loopBody(s.body, out)) return;
@@ -203,7 +203,7 @@ export class Ps {
         }
         const items = enumerate(await this.pipelineValue(s.iter));
         for (const it of items) {
-          await yieldNow();
+          await yieldNow(this.ctx.signal);
           this.setVar(s.variable, it);
           if (await this.loopBody(s.body, out)) return;
         }

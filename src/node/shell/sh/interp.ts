@@ -240,7 +240,7 @@ export class Shell implements ExpandHost {
   }
 
   async runPipeline(p: Pipeline, io: ShIo): Promise<number> {
-    await yieldNow();
+    await yieldNow(this.signal);
     checkAbort({ signal: this.signal });
     if (p.bang) this.condDepth++;
     let status: number;
@@ -334,7 +334,7 @@ export class Shell implements ExpandHost {
     this.loopDepth++;
     try {
       for (;;) {
-        await yieldNow();
+        await yieldNow(this.signal);
         checkAbort({ signal: this.signal });
         this.condDepth++;
         let cond: number;
@@ -362,7 +362,7 @@ export class Shell implements ExpandHost {
     this.loopDepth++;
     try {
       for (const it of items) {
-        await yieldNow();
+        await yieldNow(this.signal);
         checkAbort({ signal: this.signal });
         this.setVar(c.name, it);
         try {
