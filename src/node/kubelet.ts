@@ -29,7 +29,7 @@ import { CLUSTER_DOMAIN, FlatNetwork, type FlatNetworkSource } from '../network/
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
 import { podListener } from './process/pod-servers.js';
-import { failStart } from './stages/actions.js';
+import { failStart, hookFailed } from './stages/actions.js';
 import type { StageEngine } from './stages/engine.js';
 import { DEFAULT_TIMINGS, type StageContext, type StageTimings } from './stages/types.js';
 import { illegalTransition, keepTerminalPhase } from './status-rules.js';
@@ -120,6 +120,7 @@ export class Kubelet {
       processes: {
         start: (rec, c) => this.processes.start(rec, c),
         stop: (_rec, c, reason) => this.processes.stop(c, reason),
+        preStop: (rec, c) => this.processes.preStop(rec, c),
       },
     };
     const network = o.network ?? new FlatNetwork(o.directory ?? emptyDirectory());
@@ -137,6 +138,14 @@ export class Kubelet {
         if (this.pods.get(rec.key) !== rec || c.state !== 'running') return;
         failStart(this.ctx, rec, c, message);
         this.sync(rec, true);
+      },
+      hookFailed: (rec, c, hook, message) => {
+        if (this.pods.get(rec.key) !== rec) return;
+        hookFailed(this.ctx, rec, c, hook, message);
+        this.sync(rec, true);
+      },
+      changed: (rec) => {
+        if (this.pods.get(rec.key) === rec) this.sync(rec, true);
       },
     });
     this.probes = new ProbeManager({

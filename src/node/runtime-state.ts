@@ -80,6 +80,8 @@ export interface ContainerRuntime {
   interpreted?: boolean;
   /** How the interpreted main process ended, and when. */
   processExit?: { code: number; at: number };
+  /** How long the preStop hook took (or will take); undefined while an exec/httpGet hook still runs. */
+  preStopMs?: number;
   /** A liveness or startup probe failed: the container is to be killed and restarted per policy. */
   killRequested?: boolean;
   terminated?: Terminated;

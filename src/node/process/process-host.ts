@@ -1,7 +1,9 @@
 // The container runtime's process side for one node: starts each container's process in the emulated shell when it
 // starts, runs exec sessions beside it, and tells the kubelet when a main process ends or could not start.
 
-import type { Container } from 'kubernetes-types/core/v1.js';
+import type { Container, LifecycleHandler } from 'kubernetes-types/core/v1.js';
+import { podProbeTarget } from '../probes/pod-probe-target.js';
+import { runHook, type HookResult } from './hooks.js';
 import type { Clock } from '../../util/clock.js';
 import { shellClock } from '../shell/index.js';
 import type { FlatNetwork } from '../../network/flat/flat-network.js';
@@ -28,7 +30,14 @@ export interface ProcessHostOptions {
   exited(rec: PodRuntime, c: ContainerRuntime, code: number): void;
   /** The runtime could not start the container's command (StartError). */
   startFailed(rec: PodRuntime, c: ContainerRuntime, message: string): void;
+  /** A lifecycle hook failed, with the kubelet's message. */
+  hookFailed(rec: PodRuntime, c: ContainerRuntime, hook: 'PostStart' | 'PreStop', message: string): void;
+  /** Runtime state changed outside the stages (a preStop hook finished): sync the pod. */
+  changed(rec: PodRuntime): void;
 }
+
+/** How long a hook may run before it counts as failed (the kubelet bounds preStop by the grace period). */
+const HOOK_TIMEOUT_MS = 30_000;
 
 function specOf(rec: PodRuntime, c: ContainerRuntime): Container | undefined {
   return (c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name);
@@ -76,7 +85,35 @@ export class ProcessHost {
       c.log?.write('stderr', `winkube: the emulated process failed: ${String(err)}\n`);
       if (this.procs.get(c) === proc && c.interpreted) this.o.exited(rec, c, 255);
     });
+    const postStart = spec.lifecycle?.postStart;
+    if (postStart) {
+      void this.hook(rec, c, spec, postStart).then((r) => {
+        if (!r.ok && this.procs.get(c) === proc) this.o.hookFailed(rec, c, 'PostStart', r.message);
+      });
+    }
     return true;
+  }
+
+  /** The container is being killed: its preStop hook runs, and the stop timer waits until it is done. */
+  preStop(rec: PodRuntime, c: ContainerRuntime): void {
+    const spec = specOf(rec, c);
+    const h = spec?.lifecycle?.preStop;
+    c.preStopMs = undefined;
+    if (!spec || !h || !this.procs.has(c)) {
+      c.preStopMs = 0;
+      return;
+    }
+    const started = this.o.clock.now();
+    void this.hook(rec, c, spec, h).then((r) => {
+      c.preStopMs = this.o.clock.now() - started;
+      if (!r.ok) this.o.hookFailed(rec, c, 'PreStop', r.message);
+      this.o.changed(rec);
+    });
+  }
+
+  private hook(rec: PodRuntime, c: ContainerRuntime, spec: Container, h: LifecycleHandler): Promise<HookResult> {
+    const target = podProbeTarget(rec, this.o.profile.internalIP, (argv, timeoutMs) => this.execCaptured(c, argv, timeoutMs), (x) => this.listeners(x));
+    return runHook(h, rec.pod, spec, target, (ms) => this.clock.sleep(ms), HOOK_TIMEOUT_MS).catch((err: unknown) => ({ ok: false, message: String(err) }));
   }
 
   /** The container stops (its processes end, its sockets close). */

@@ -126,6 +126,7 @@ const beginTermination: Action = (ctx, rec) => {
     if (c.state === 'running' || c.state === 'created') {
       ctx.events.podEvent(rec, c, 'Normal', 'Killing', `Stopping container ${c.name}`);
       setState(c, 'killing', now);
+      ctx.processes?.preStop?.(rec, c);
     } else if (c.state !== 'done' && c.state !== 'exited') {
       // Never started (waiting): nothing to stop; it stays waiting in the final status.
       c.waiting ??= { reason: 'ContainerCreating' };
@@ -155,10 +156,11 @@ const stopContainer: Action = (ctx, rec, c) => {
   setState(c!, rec.state === 'active' ? 'exited' : 'done', now);
 };
 
-const killContainer: Action = (ctx, _rec, c) => {
+const killContainer: Action = (ctx, rec, c) => {
   c!.killRequested = false;
   c!.ready = false;
   setState(c!, 'killing', ctx.clock.now());
+  ctx.processes?.preStop?.(rec, c!);
 };
 
 /** deletionGracePeriodSeconds (set by the API server from the delete request) or the spec's, default 30 s. */
@@ -323,6 +325,18 @@ export function failStart(ctx: StageContext, rec: PodRuntime, c: ContainerRuntim
   c.log?.close();
   ctx.processes?.stop(rec, c, 'SIGKILL');
   setState(c, 'exited', now);
+}
+
+/**
+ * A lifecycle hook failed (kuberuntime_container.go): FailedPostStartHook kills the container, which the restart
+ * policy then handles; FailedPreStopHook is recorded and the stop goes on.
+ */
+export function hookFailed(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime, hook: 'PostStart' | 'PreStop', message: string): void {
+  ctx.events.podEvent(rec, c, 'Warning', `Failed${hook}Hook`, message);
+  if (hook === 'PostStart' && c.state === 'running') {
+    ctx.events.podEvent(rec, c, 'Normal', 'Killing', 'FailedPostStartHook');
+    c.killRequested = true;
+  }
 }
 
 const windowsDocker = (ctx: StageContext) => ctx.profile.os === 'windows' && ctx.profile.containerRuntime === 'docker';

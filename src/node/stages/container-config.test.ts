@@ -127,3 +127,27 @@ test('a pause image without the node\'s Windows build keeps pods in ContainerCre
   assert.equal(h.status().phase, 'Pending');
   assert.match(h.events.find((e) => e.reason === 'FailedCreatePodSandBox')?.message ?? '', /hcs::CreateComputeSystem [0-9a-f]{64}: The container operating system does not match the host operating system\.: unknown$/);
 });
+
+// pkg/kubelet/lifecycle/handlers.go, kuberuntime_container.go (postStart failure kills; preStop runs before the stop)
+test('a failing postStart exec hook: FailedPostStartHook with the kubelet\'s words, then the container is killed and restarted', async () => {
+  const c: Container = { name: 'c', image: 'busybox:1.36', command: ['sleep', '3600'], lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo nope; exit 2'] } } } };
+  const h = new StageHarness(pod(c), LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/busybox:1.36']);
+  await h.advance(3000);
+  const failed = h.events.find((e) => e.reason === 'FailedPostStartHook');
+  assert.equal(failed?.message, 'Exec lifecycle hook ([sh -c echo nope; exit 2]) for Container "c" in Pod "p_ns(uid-p)" failed - error: command \'sh -c echo nope; exit 2\' exited with 2: nope\n, message: "nope\\n"');
+  assert.ok(h.events.some((e) => e.reason === 'Killing' && e.message === 'FailedPostStartHook'));
+  await h.advance(3000);
+  assert.ok((h.status().containerStatuses![0].restartCount ?? 0) >= 1);
+});
+
+test('a preStop sleep holds the container through deletion until it is done (bounded by the grace period)', async () => {
+  const c: Container = { name: 'c', image: 'busybox:1.36', command: ['sleep', '3600'], lifecycle: { preStop: { exec: { command: ['sleep', '5'] } } } };
+  const h = new StageHarness(pod(c), LINUX, ['registry.k8s.io/pause:3.10', 'docker.io/library/busybox:1.36']);
+  await h.advance(1000);
+  h.delete(30);
+  await h.advance(4000);
+  assert.equal(h.rec.containers[0].state, 'killing', 'still running its preStop hook');
+  await h.advance(2000);
+  assert.equal(h.rec.containers[0].state, 'done');
+  assert.ok(h.finalized);
+});

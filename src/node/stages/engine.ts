@@ -3,6 +3,11 @@
 
 import { eligible, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import { gracePeriodMs } from './actions.js';
+
+/** Whether the container's spec has a preStop hook. */
+function hasPreStop(rec: PodRuntime, c: ContainerRuntime): boolean {
+  return !!(c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name)?.lifecycle?.preStop;
+}
 import type { Action, ActionName, Delay, Selector, Stage, StageContext } from './types.js';
 
 export interface Due {
@@ -85,7 +90,12 @@ export class StageEngine {
         if (c?.interpreted) return c.processExit?.at;
         return c?.behaviour.exitAfterMs === undefined ? undefined : since + c.behaviour.exitAfterMs;
       case 'readyAfter': return since + (c?.behaviour.readyAfterMs ?? 0);
-      case 'stop': return since + Math.min(c?.behaviour.stopMs ?? 0, gracePeriodMs(rec, ctx.profile));
+      // kuberuntime killContainer: the preStop hook first, then the stop signal; the grace period bounds both.
+      case 'stop': {
+        const grace = gracePeriodMs(rec, ctx.profile);
+        if (c?.preStopMs === undefined && c && hasPreStop(rec, c)) return since + grace;
+        return since + Math.min((c?.preStopMs ?? 0) + (c?.behaviour.stopMs ?? 0), grace);
+      }
       case 'pullBackoff': {
         const e = c?.pullBackoff.entry;
         return e ? e.lastUpdate + e.backoffMs : since;

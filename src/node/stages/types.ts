@@ -104,6 +104,8 @@ export interface StageContext {
     /** Starts the container's process; false when none runs (the behaviour model's log lines stand in). */
     start(rec: PodRuntime, c: ContainerRuntime): boolean;
     stop(rec: PodRuntime, c: ContainerRuntime, reason: 'SIGTERM' | 'SIGKILL'): void;
+    /** The container is being killed: its preStop hook runs first (the stop timer waits for it). */
+    preStop?(rec: PodRuntime, c: ContainerRuntime): void;
   };
   admit(rec: PodRuntime): AdmitResult;
   /** Called once a terminating pod has stopped: write the final status, then delete the pod object. */

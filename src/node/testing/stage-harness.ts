@@ -15,7 +15,7 @@ import { podProbeTarget } from '../probes/pod-probe-target.js';
 import { ProcessHost } from '../process/process-host.js';
 import { FlatNetwork, type FlatNetworkSource } from '../../network/flat/flat-network.js';
 import { runCommand } from '../shell/run-command.js';
-import { failStart } from '../stages/actions.js';
+import { failStart, hookFailed } from '../stages/actions.js';
 import { StageEngine } from '../stages/engine.js';
 import { POD_STAGES } from '../stages/pod-stages.js';
 import { DEFAULT_TIMINGS, type StageContext } from '../stages/types.js';
@@ -83,8 +83,15 @@ export class StageHarness {
         failStart(this.ctx, rec, c, message);
         this.run();
       },
+      hookFailed: (rec, c, hook, message) => {
+        hookFailed(this.ctx, rec, c, hook, message);
+        this.run();
+      },
+      changed: () => this.run(),
     });
-    this.ctx.processes = { start: (rec, c) => processes.start(rec, c), stop: (_rec, c, reason) => processes.stop(c, reason) };
+    this.ctx.processes = {
+      start: (rec, c) => processes.start(rec, c), stop: (_rec, c, reason) => processes.stop(c, reason), preStop: (rec, c) => processes.preStop(rec, c),
+    };
     this.probes = new ProbeManager({
       clock: this.clock,
       target: (rec, c) => podProbeTarget(rec, profile.internalIP, (argv, timeoutMs) => processes.execCaptured(c, argv, timeoutMs), (x) => processes.listeners(x)),
