@@ -17,7 +17,10 @@ import { parseStreamOptions, upgradePortForward, upgradeRemoteCommand, writeRest
 export function serveStream(kubelet: Kubelet, route: string[], url: URL, req: IncomingMessage, socket: Duplex, head: Buffer, logger: Logger): void {
   const [kind, namespace, pod, container] = route;
   if (kind === 'portforward') {
-    void portForward(kubelet, namespace, pod, req, socket, head, logger);
+    portForward(kubelet, namespace, pod, req, socket, head, logger).catch((err: unknown) => {
+      logger.warn('port-forward session failed', { pod: `${namespace}/${pod}`, err: String(err) });
+      socket.destroy();
+    });
     return;
   }
   const parsed = parseStreamOptions(url.searchParams, kind === 'exec');
