@@ -144,3 +144,18 @@ test('gmsa_kubelet.go: nltest /PARENTDOMAIN names the credential spec\'s domain,
     assert.match(out, /The command completed successfully/);
   }
 });
+
+test('HugePages are not supported on Windows (seed 001 "Feature Restrictions"): no Windows node has the capacity', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: huge}
+spec:
+  nodeSelector: {kubernetes.io/os: windows}
+  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2019, resources: {limits: {hugepages-2Mi: 100Mi, memory: 100Mi, cpu: 100m}}}]
+`);
+  const windowsNodes = k.ok(['get', 'nodes', '-l', 'kubernetes.io/os=windows', '-o', 'name']).trim().split('\n').length;
+  const msg = await eventually(() => k.ok(['get', 'events', '--field-selector', 'involvedObject.name=huge,reason=FailedScheduling', '-o', 'jsonpath={.items[0].message}']), 20_000, 'FailedScheduling');
+  assert.match(msg, new RegExp(`${windowsNodes} Insufficient hugepages-2Mi`));
+  assert.equal(k.ok(['get', 'nodes', '-l', 'kubernetes.io/os=windows', '-o', 'jsonpath={.items[*].status.capacity.hugepages-2Mi}']).trim(), '');
+});
