@@ -1,7 +1,7 @@
 // NodeAgent: hosts many kubelets in one process. One shared pod informer, indexed by spec.nodeName, feeds every
 // kubelet; registration runs with bounded concurrency; no per-node watches or polling loops.
 
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { InformerFactory, type Informer } from '../client/informer.js';
@@ -67,11 +67,15 @@ export class NodeAgent {
     this.configMaps = this.informers.for(R.configmaps);
     this.secrets = this.informers.for(R.secrets);
     this.runtimeClasses = this.informers.for(R.runtimeclasses);
-    const config = configSource(this.configMaps, this.secrets, this.runtimeClasses);
+    const services = this.informers.for(R.services);
+    const config: ConfigSource = {
+      ...configSource(this.configMaps, this.secrets, this.runtimeClasses),
+      services: (ns) => [...services.list(ns), ...(ns === 'default' ? [] : services.list('default'))] as unknown as Service[],
+    };
     // The flat network until the data plane exists: pods by IP from the kubelets, Services and their endpoints.
     const directory = new PodDirectory({
       now: () => o.clock.now(),
-      services: this.informers.for(R.services), endpointSlices: this.informers.for(R.endpointslices), pods: this.podInformer,
+      services, endpointSlices: this.informers.for(R.endpointslices), pods: this.podInformer,
       nodeIPs: new Set(o.profiles.map((p) => p.internalIP)), dnsIP: DEFAULT_CLUSTER_DNS,
     });
     const network = new FlatNetwork(directory);

@@ -101,6 +101,9 @@ spec:
   assert.match(set, /^EXAMPLE_PROPERTY_1=hello\r?$/m);
   // seed-coverage: a pod-set USERNAME hides the Windows built-in
   assert.match(set, /^USERNAME=admin\r?$/m);
+  // The kubelet's Service variables (envvars.go): the master Service at least.
+  assert.match(set, /^KUBERNETES_SERVICE_HOST=10\.96\.0\.1\r?$/m);
+  assert.match(set, /^KUBERNETES_PORT_443_TCP=tcp:\/\/10\.96\.0\.1:443\r?$/m);
 });
 
 test('host_process.go: a HostProcess container runs as a host account with the node\'s hostname', async () => {

@@ -2,7 +2,8 @@
 // envFrom first, then env in order with $(VAR) expansion, downward-API fields and resource fields. A reference the
 // kubelet cannot resolve is a CreateContainerConfigError with its message.
 
-import type { Container, EnvVar, Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, EnvVar, Pod, Service } from 'kubernetes-types/core/v1.js';
+import { serviceEnv } from './service-env.js';
 import { parseQuantity, tryParseQuantity } from '../../api/quantity.js';
 
 /** Reads ConfigMaps and Secrets the way the kubelet's managers do (from a watch-fed cache). */
@@ -12,6 +13,8 @@ export interface ConfigSource {
   secret(namespace: string, name: string): Record<string, string> | undefined;
   /** The handler of a RuntimeClass (node.k8s.io/v1), for the pod's runtimeClassName. */
   runtimeClassHandler?(name: string): string | undefined;
+  /** Services of a namespace and of `default`, for the Service environment variables. */
+  services?(namespace: string): Service[];
 }
 
 export type EnvResult = { env: Record<string, string> } | { error: string };
@@ -77,7 +80,8 @@ export function containerEnv(ctx: EnvContext): EnvResult {
 
 function build({ pod, container: c, hostIP, podIP, allocatable, config }: EnvContext): Record<string, string> {
   const ns = pod.metadata?.namespace ?? 'default';
-  const env: Record<string, string> = {};
+  // Service variables come first: envFrom and env override them, and $(VAR) can refer to them.
+  const env: Record<string, string> = config.services ? serviceEnv(config.services(ns), ns, pod.spec?.enableServiceLinks ?? true) : {};
   for (const from of c.envFrom ?? []) {
     const ref = from.configMapRef ?? from.secretRef;
     if (!ref?.name) continue;
