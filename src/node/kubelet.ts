@@ -376,7 +376,6 @@ export class Kubelet {
   portForwardTarget(namespace: string, pod: string): { os: 'linux' | 'windows'; sandboxID: string; uid: string; listener(port: number): Listener | undefined } | { status: number; error: string } {
     const rec = this.pods.get(`${namespace}/${pod}`);
     if (!rec || !rec.sandboxID) return { status: 404, error: 'pod does not exist' };
-    const clock = this.o.clock;
     return {
       os: this.profile.os, sandboxID: rec.sandboxID, uid: rec.uid,
       listener: (port) => podListener(rec, port, 'TCP', (c) => this.processes.listeners(c)),

@@ -3,14 +3,11 @@
 
 import { createHash } from 'node:crypto';
 import { goDuration } from '../go-duration.js';
-import type { Container } from 'kubernetes-types/core/v1.js';
-import { imageConfig, lookupImage } from '../images/catalogue.js';
-import { containerEnv } from '../process/env-vars.js';
-import { volumeContent } from '../volumes/volume-content.js';
+import { lookupImage } from '../images/catalogue.js';
 import { isolationFor } from '../runtime-handlers.js';
+import { sandboxImageError, unmountableVolumes } from './sandbox-checks.js';
+import { containerConfig, windowsStartError } from './container-config.js';
 import { terminationMessage } from '../logs/termination-message.js';
-import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
-import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
 import { selectPlatform } from '../images/platform.js';
 import { decidePull, type PullPolicy } from '../images/pull.js';
 import { imageIdFor } from '../images/reference.js';
@@ -18,7 +15,7 @@ import { IpamExhaustedError } from '../../network/ipam/host-local.js';
 import { ContainerLog } from '../logs/container-log.js';
 import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Action, ActionName, StageContext } from './types.js';
-import { DEFAULT_SANDBOX_IMAGE, type NodeProfile } from '../profile.js';
+import type { NodeProfile } from '../profile.js';
 
 /** A 64-hex container/sandbox id, unique per pod uid, container, attempt. */
 export function runtimeId(...parts: (string | number)[]): string {
@@ -95,28 +92,6 @@ const createSandbox: Action = (ctx, rec) => {
   rec.state = 'active';
   rec.since = now;
 };
-
-/** Why the node's pause image cannot run this sandbox: on Windows it must match the host build (process isolation). */
-function sandboxImageError(ctx: StageContext, rec: PodRuntime, sandboxID: string): string | undefined {
-  const image = ctx.profile.sandboxImage ?? DEFAULT_SANDBOX_IMAGE;
-  const img = lookupImage(image);
-  if (img && (ctx.profile.os !== 'windows' || selectPlatform(ctx.profile, rec.isolation ?? ctx.profile.isolation, img.platforms))) {
-    ctx.images.add(img.name);
-    return undefined;
-  }
-  if (ctx.profile.os !== 'windows') return undefined;
-  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${sandboxID}: The container operating system does not match the host operating system.: unknown`;
-}
-
-/** The SetUp errors of the pod's volumes, checked against the ConfigMaps and Secrets the node can read now. */
-function unmountableVolumes(ctx: StageContext, rec: PodRuntime): string[] {
-  const out: string[] = [];
-  for (const v of rec.pod.spec?.volumes ?? []) {
-    const r = volumeContent(v, { pod: rec.pod, os: ctx.profile.os, hostIP: ctx.profile.internalIP, podIP: '', allocatable: ctx.allocatable, config: ctx.config });
-    if ('error' in r) out.push(r.error);
-  }
-  return out;
-}
 
 const beginTermination: Action = (ctx, rec) => {
   const now = ctx.clock.now();
@@ -222,33 +197,6 @@ const enterPullBackoff: Action = (ctx, rec, c) => {
 const retryPull: Action = (ctx, _rec, c) => setState(c!, 'new', ctx.clock.now());
 
 const retryCreate: Action = (ctx, _rec, c) => setState(c!, 'creating', ctx.clock.now());
-
-/** What generateContainerConfig makes of a container: its environment and identity, or the error that stops it. */
-function containerConfig(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime, spec: Container):
-  { env: Record<string, string>; identity: NonNullable<ContainerRuntime['identity']> } | { error: string } {
-  const img = lookupImage(c.image);
-  const cfg = img ? imageConfig(img) : undefined;
-  const windows = ctx.profile.os === 'windows';
-  const nonRoot = windows ? verifyWindowsNonRoot(rec.pod, spec, cfg?.windowsUser) : verifyLinuxNonRoot(rec.pod, spec, cfg?.linuxUid);
-  if (nonRoot) return { error: nonRoot };
-  const env = containerEnv({
-    pod: rec.pod, container: spec, hostIP: ctx.profile.internalIP, podIP: rec.podIP ?? '', allocatable: ctx.allocatable, config: ctx.config,
-  });
-  if ('error' in env) return env;
-  const identity = windows
-    ? { windowsUser: effectiveUserName(rec.pod, spec, cfg?.windowsUser) }
-    : { linux: effectiveLinuxUser(rec.pod, spec, cfg?.linuxUid) };
-  return { env: env.env, identity };
-}
-
-/** HCS logs the container on as its user when the task starts; an account it lacks fails there (windows-facts §7). */
-function windowsStartError(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime): string | undefined {
-  if (ctx.profile.os !== 'windows') return undefined;
-  const spec = specOf(rec, c);
-  const user = c.identity?.windowsUser;
-  if (!spec || !user || accountExists(user, isHostProcess(rec.pod, spec))) return undefined;
-  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c.containerID?.replace(/^\w+:\/\//, '')}: ${LOGON_FAILURE}: unknown`;
-}
 
 const createContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
