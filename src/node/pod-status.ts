@@ -5,7 +5,7 @@ import type { ContainerStatus, PodCondition, PodStatus } from 'kubernetes-types/
 import { rfc3339 } from '../util/clock.js';
 import type { NodeProfile } from './profile.js';
 import { podQOSClass } from './qos.js';
-import { initDone, type ContainerRuntime, type PodRuntime, type Terminated } from './runtime-state.js';
+import { containerSpec, initDone, type ContainerRuntime, type PodRuntime, type Terminated } from './runtime-state.js';
 import {
   isRunning, isTerminated, keptStatus, priorLastState, shownLastTerminated, shownTerminated,
 } from './container-view.js';
@@ -78,7 +78,7 @@ function containerStatus(rec: PodRuntime, c: ContainerRuntime): ContainerStatus 
     const reason = !c.init && !initDone(rec) ? 'PodInitializing' : c.waiting?.reason ?? (c.init ? 'PodInitializing' : 'ContainerCreating');
     state = { waiting: c.waiting?.message && reason === c.waiting.reason ? { reason, message: c.waiting.message } : { reason } };
   }
-  const spec = (c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name);
+  const spec = containerSpec(rec.pod, c);
   const status: ContainerStatus = {
     name: c.name,
     state,

@@ -1,7 +1,7 @@
 // The kubelet's in-memory view of one pod and its containers (what the CRI runtime would tell it). Stages read and
 // change this state; the API status is derived from it by pod-status.ts.
 
-import type { ContainerState as ApiContainerState, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Container, ContainerState as ApiContainerState, ContainerStatus, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import { Backoff } from './backoff.js';
 import type { ContainerBehaviour } from './behaviour.js';
 import type { ContainerLog } from './logs/container-log.js';
@@ -150,6 +150,11 @@ export function eligible(rec: PodRuntime, c: ContainerRuntime): boolean {
     if (other.init && !(other.state === 'done' && other.terminated?.exitCode === 0)) return false;
   }
   return true;
+}
+
+/** The spec of a container the runtime tracks: among the pod's init containers or its regular ones. */
+export function containerSpec(pod: Pod, c: Pick<ContainerRuntime, 'name' | 'init'>): Container | undefined {
+  return (c.init ? pod.spec?.initContainers : pod.spec?.containers)?.find((s) => s.name === c.name);
 }
 
 /** `<name>_<namespace>(<uid>)`: how the kubelet names a pod in messages (kubecontainer.GetPodFullName + uid). */

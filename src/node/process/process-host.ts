@@ -9,7 +9,7 @@ import { shellClock } from '../shell/index.js';
 import type { FlatNetwork } from '../../network/flat/flat-network.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import type { NodeProfile } from '../profile.js';
-import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
+import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
 import type { VolumeContext } from '../volumes/volume-content.js';
 import { processArgv } from './argv.js';
@@ -39,10 +39,6 @@ export interface ProcessHostOptions {
 /** How long a hook may run before it counts as failed (the kubelet bounds preStop by the grace period). */
 const HOOK_TIMEOUT_MS = 30_000;
 
-function specOf(rec: PodRuntime, c: ContainerRuntime): Container | undefined {
-  return (c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name);
-}
-
 export class ProcessHost {
   private readonly procs = new Map<ContainerRuntime, ContainerProcess>();
   private readonly podVolumes = new Map<string, SharedVolumes['pod']>();
@@ -60,7 +56,7 @@ export class ProcessHost {
    */
   start(rec: PodRuntime, c: ContainerRuntime): boolean {
     this.stop(c);
-    const spec = specOf(rec, c);
+    const spec = containerSpec(rec.pod, c);
     const img = lookupImage(c.image);
     if (!spec || !img) return false;
     const pod = this.podVolumes.get(rec.key) ?? new Map();
@@ -96,7 +92,7 @@ export class ProcessHost {
 
   /** The container is being killed: its preStop hook runs, and the stop timer waits until it is done. */
   preStop(rec: PodRuntime, c: ContainerRuntime): void {
-    const spec = specOf(rec, c);
+    const spec = containerSpec(rec.pod, c);
     const h = spec?.lifecycle?.preStop;
     c.preStopMs = undefined;
     if (!spec || !h || !this.procs.has(c)) {

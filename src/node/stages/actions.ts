@@ -13,18 +13,13 @@ import { decidePull, type PullPolicy } from '../images/pull.js';
 import { imageIdFor } from '../images/reference.js';
 import { IpamExhaustedError } from '../../network/ipam/host-local.js';
 import { ContainerLog } from '../logs/container-log.js';
-import { podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
+import { containerSpec, podFullName, setState, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { Action, ActionName, StageContext } from './types.js';
 import type { NodeProfile } from '../profile.js';
 
 /** A 64-hex container/sandbox id, unique per pod uid, container, attempt. */
 export function runtimeId(...parts: (string | number)[]): string {
   return createHash('sha256').update(parts.join('/')).digest('hex');
-}
-
-function specOf(rec: PodRuntime, c: ContainerRuntime) {
-  const list = c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers;
-  return list?.find((s) => s.name === c.name);
 }
 
 const admit: Action = (ctx, rec) => {
@@ -152,7 +147,7 @@ export const WINDOWS_DOCKER_STOP_MS = 5000;
 
 const beginPull: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
-  const spec = specOf(rec, c!);
+  const spec = containerSpec(rec.pod, c!);
   const d = decidePull(c!.image, spec?.imagePullPolicy as PullPolicy | undefined, {
     profile: { ...ctx.profile, isolation: rec.isolation ?? ctx.profile.isolation }, present: ctx.images, bytesPerSecond: ctx.timings.pullBytesPerSecond, minPullMs: ctx.timings.minPullMs,
   });
@@ -209,7 +204,7 @@ const createContainer: Action = (ctx, rec, c) => {
     setState(c!, 'create-error', now);
     return;
   }
-  const spec = specOf(rec, c!);
+  const spec = containerSpec(rec.pod, c!);
   const config = spec ? containerConfig(ctx, rec, c!, spec) : { error: `container ${c!.name} not found in pod spec` };
   if ('error' in config) {
     // kuberuntime_container.go startContainer: generateContainerConfig failed; retried on the next sync.
@@ -250,7 +245,7 @@ const startContainer: Action = (ctx, rec, c) => {
   c!.waiting = undefined;
   c!.terminated = undefined;
   c!.ready = false;
-  c!.started = specOf(rec, c!)?.startupProbe ? false : undefined;
+  c!.started = containerSpec(rec.pod, c!)?.startupProbe ? false : undefined;
   setState(c!, 'running', now);
 };
 
@@ -294,7 +289,7 @@ const exitContainer: Action = (ctx, rec, c) => {
   const code = c!.processExit?.code ?? c!.behaviour.exitCode;
   c!.log?.close();
   ctx.processes?.stop(rec, c!, 'SIGKILL');
-  const message = terminationMessage({ spec: specOf(rec, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
+  const message = terminationMessage({ spec: containerSpec(rec.pod, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
   c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;
   setState(c!, 'exited', now);

@@ -6,12 +6,8 @@ import { imageConfig, lookupImage } from '../images/catalogue.js';
 import { effectiveLinuxUser, verifyRunAsNonRoot as verifyLinuxNonRoot } from '../os/linux/identity.js';
 import { accountExists, effectiveUserName, isHostProcess, LOGON_FAILURE, verifyRunAsNonRoot as verifyWindowsNonRoot } from '../os/windows/identity.js';
 import { containerEnv } from '../process/env-vars.js';
-import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
+import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import type { StageContext } from './types.js';
-
-function specOf(rec: PodRuntime, c: ContainerRuntime): Container | undefined {
-  return (c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name);
-}
 
 /** What generateContainerConfig makes of a container: its environment and identity, or the error that stops it. */
 export function containerConfig(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime, spec: Container):
@@ -34,7 +30,7 @@ export function containerConfig(ctx: StageContext, rec: PodRuntime, c: Container
 /** HCS logs the container on as its user when the task starts; an account it lacks fails there (windows-facts §7). */
 export function windowsStartError(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime): string | undefined {
   if (ctx.profile.os !== 'windows') return undefined;
-  const spec = specOf(rec, c);
+  const spec = containerSpec(rec.pod, c);
   const user = c.identity?.windowsUser;
   if (!spec || !user || accountExists(user, isHostProcess(rec.pod, spec))) return undefined;
   return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c.containerID?.replace(/^\w+:\/\//, '')}: ${LOGON_FAILURE}: unknown`;

@@ -1,12 +1,12 @@
 // The stage engine: finds which stage is due next for a pod (over the pod and each eligible container), and runs
 // due stages. It owns no timers; the kubelet keeps one timer per pod at `nextDue().at`.
 
-import { eligible, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
+import { containerSpec, eligible, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import { gracePeriodMs } from './actions.js';
 
 /** Whether the container's spec has a preStop hook. */
 function hasPreStop(rec: PodRuntime, c: ContainerRuntime): boolean {
-  return !!(c.init ? rec.pod.spec?.initContainers : rec.pod.spec?.containers)?.find((s) => s.name === c.name)?.lifecycle?.preStop;
+  return !!containerSpec(rec.pod, c)?.lifecycle?.preStop;
 }
 import type { Action, ActionName, Delay, Selector, Stage, StageContext } from './types.js';
 

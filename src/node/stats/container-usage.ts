@@ -4,7 +4,7 @@
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { milliValue, tryParseQuantity, unitValue } from '../../api/quantity.js';
 import type { NodeProfile } from '../profile.js';
-import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
+import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import { declaredUsage } from './declared.js';
 import { cpuCumulative, cpuUsageNanoCores, phaseOf, usageLevel, workingSetAt, type Limits, type MemoryOutcome } from './usage-model.js';
 
@@ -46,11 +46,6 @@ export function limitsOf(spec: Container | undefined): Limits {
   return { ...(cpu ? { cpuMilli: milliValue(cpu) } : {}), ...(mem ? { memoryBytes: unitValue(mem) } : {}) };
 }
 
-function specOf(pod: Pod, c: ContainerRuntime): Container | undefined {
-  const list = c.init ? pod.spec?.initContainers : pod.spec?.containers;
-  return list?.find((s) => s.name === c.name);
-}
-
 /** Whether the container's process is alive: running, or asked to stop and not yet gone. */
 export function isRunning(c: ContainerRuntime): boolean {
   return (c.state === 'running' || c.state === 'killing') && c.startedAt !== undefined;
@@ -88,7 +83,7 @@ function phaseFor(id: string): number {
 export function podInstances(rec: PodRuntime, profile: NodeProfile): { container: ContainerRuntime; instance: ContainerInstance; current: boolean }[] {
   const out: { container: ContainerRuntime; instance: ContainerInstance; current: boolean }[] = [];
   for (const c of rec.containers) {
-    const spec = specOf(rec.pod, c);
+    const spec = containerSpec(rec.pod, c);
     if (!spec) continue;
     const level = levelOf(rec.pod, spec, profile);
     const make = (id: string, startMs: number, endMs?: number): ContainerInstance => ({
