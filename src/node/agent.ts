@@ -17,8 +17,8 @@ import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
 import type { ConfigSource } from './process/env-vars.js';
 import { PodDirectory } from './process/pod-directory.js';
-import { FlatNetwork } from '../network/flat/flat-network.js';
-import { DEFAULT_CLUSTER_DNS, Kubelet } from './kubelet.js';
+import { DEFAULT_CLUSTER_DNS, FlatNetwork } from '../network/flat/flat-network.js';
+import { Kubelet } from './kubelet.js';
 import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
 import { serveStream } from './server/stream-handlers.js';
 

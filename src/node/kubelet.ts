@@ -22,10 +22,9 @@ import { renewLease, LEASE_RENEW_MS } from './lease.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
 import type { PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
-import { podProbeTarget } from './probes/pod-probe-target.js';
 import { ProcessHost } from './process/process-host.js';
 import type { PodDirectory } from './process/pod-directory.js';
-import { CLUSTER_DOMAIN, FlatNetwork, type FlatNetworkSource } from '../network/flat/flat-network.js';
+import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS, EMPTY_CLUSTER, FlatNetwork } from '../network/flat/flat-network.js';
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
 import { podListener } from './process/pod-servers.js';
@@ -39,16 +38,9 @@ import type { ConfigSource } from './process/env-vars.js';
 import type { StatusWriter } from './status-writer.js';
 import type { StatsSource } from './stats/interfaces.js';
 
-/** kube-dns's address: the tenth of the default Service CIDR 10.96.0.0/12 (kubeadm's clusterDNS). */
-export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
-
 /** The node network's gateway (.1), the resolver dnsPolicy Default copies from the node. */
 function hostGateway(nodeIP: string): string {
   return nodeIP.replace(/\.\d+$/, '.1');
-}
-
-function emptyDirectory(): FlatNetworkSource {
-  return { listenerAt: () => null, services: () => [], endpoints: () => [], pods: () => [], isNodeIP: () => false, isPodIP: () => false, dnsIP: DEFAULT_CLUSTER_DNS };
 }
 
 const NO_CONFIG: ConfigSource = { configMap: () => undefined, secret: () => undefined };
@@ -123,7 +115,7 @@ export class Kubelet {
         preStop: (rec, c) => this.processes.preStop(rec, c),
       },
     };
-    const network = o.network ?? new FlatNetwork(o.directory ?? emptyDirectory());
+    const network = o.network ?? new FlatNetwork(o.directory ?? EMPTY_CLUSTER);
     this.processes = new ProcessHost({
       profile: o.profile, clock: o.clock, run: runCommand, network,
       dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
@@ -150,7 +142,7 @@ export class Kubelet {
     });
     this.probes = new ProbeManager({
       clock: o.clock,
-      target: (rec, c) => podProbeTarget(rec, this.profile.internalIP, (argv, timeoutMs) => this.processes.execCaptured(c, argv, timeoutMs), (x) => this.processes.listeners(x)),
+      target: (rec, c) => this.processes.target(rec, c),
       event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
       changed: (rec) => {
         if (this.pods.get(rec.key) === rec) this.sync(rec, true);

@@ -4,9 +4,16 @@
 // Addresses are modelled: nothing here sends a packet.
 
 import type { Pod, Service } from 'kubernetes-types/core/v1.js';
-import type { DnsResult, HttpClientError, HttpClientRequest, HttpClientResponse, Listener, NetworkView } from '../../node/shell/interfaces.js';
+import type { DnsResult, HttpClientError, HttpClientRequest, HttpClientResponse, Listener } from '../../node/shell/interfaces.js';
 
 export const CLUSTER_DOMAIN = 'cluster.local';
+/** kube-dns's address: the tenth of the default Service CIDR 10.96.0.0/12 (kubeadm's clusterDNS). */
+export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
+
+/** A cluster with nothing in it (tests of one pod): every address is unknown. */
+export const EMPTY_CLUSTER: FlatNetworkSource = {
+  listenerAt: () => null, services: () => [], endpoints: () => [], pods: () => [], isNodeIP: () => false, isPodIP: () => false, dnsIP: DEFAULT_CLUSTER_DNS,
+};
 
 /** What the network needs to know about the cluster (the node agent's informers and kubelets). */
 export interface FlatNetworkSource {
@@ -97,16 +104,16 @@ export class FlatNetwork {
     return this.route(ip, port).fate;
   }
 
-  async http(fromIP: string, req: HttpClientRequest, resolve: (host: string) => Promise<string | undefined>): Promise<HttpClientResponse | HttpClientError> {
+  /** A request to an address (the container's resolver has turned names into addresses, with its OS's rules). */
+  async http(fromIP: string, req: HttpClientRequest): Promise<HttpClientResponse | HttpClientError> {
     let url: URL;
     try {
       url = new URL(req.url);
     } catch {
       return { error: 'resolve', message: `bad URL ${req.url}` };
     }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const ip = isIPv4(host) ? host : await resolve(host);
-    if (!ip) return { error: 'resolve', message: host };
+    const ip = url.hostname.replace(/^\[|\]$/g, '');
+    if (!isIPv4(ip)) return { error: 'resolve', message: ip };
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const r = this.route(ip, port);
     if (r.fate !== 'open') return { error: r.fate };
@@ -123,22 +130,4 @@ export class FlatNetwork {
     // Service VIPs answer no ICMP: kube-proxy only programs the Service ports (windows-facts §4.4 and Linux alike).
     return known ? { rttMs: 1, ttl: 128 } : 'timeout';
   }
-
-  /** The search-list rules of a pod's resolver, then the first name that answers. */
-  async resolveFor(dns: NetworkView['dns'], name: string): Promise<string | undefined> {
-    for (const candidate of candidates(dns, name)) {
-      const r = this.lookup(candidate, 'A');
-      const a = r.answers.find((x) => x.type === 'A');
-      if (a) return a.data;
-    }
-    return undefined;
-  }
-}
-
-/** Names a resolver tries, in order: ndots decides whether the name is tried as given first (resolv.conf(5)). */
-export function candidates(dns: NetworkView['dns'], name: string): string[] {
-  if (name.endsWith('.')) return [name];
-  const dots = name.split('.').length - 1;
-  const searched = dns.search.map((s) => `${name}.${s}`);
-  return dots >= (dns.ndots ?? 1) ? [name, ...searched] : [...searched, name];
 }

@@ -38,7 +38,7 @@ export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
     dns: o.dns,
     lookup: async (fqdn, type) => net.lookup(fqdn, type),
     connect: async (ip, port) => net.connect(ip, port),
-    http: (req) => net.http(o.podIP, req, (host) => net.resolveFor(o.dns, host)),
+    http: (req) => net.http(o.podIP, req),
     ping: async (ip) => (ip === o.podIP || ip.startsWith('127.') ? { rttMs: 0, ttl: o.os === 'windows' ? 128 : 64 } : net.ping(ip)),
   };
 }

@@ -3,6 +3,7 @@
 
 import type { Container, LifecycleHandler } from 'kubernetes-types/core/v1.js';
 import { podProbeTarget } from '../probes/pod-probe-target.js';
+import type { ProbeTarget } from '../probes/probe-runner.js';
 import { runHook, type HookResult } from './hooks.js';
 import type { Clock } from '../../util/clock.js';
 import { shellClock } from '../shell/index.js';
@@ -107,9 +108,13 @@ export class ProcessHost {
     });
   }
 
+  /** How probes and hooks reach a container: its pod's listeners, and exec beside its main process. */
+  target(rec: PodRuntime, c: ContainerRuntime): ProbeTarget {
+    return podProbeTarget(rec, this.o.profile.internalIP, (argv, timeoutMs) => this.execCaptured(c, argv, timeoutMs), (x) => this.listeners(x));
+  }
+
   private hook(rec: PodRuntime, c: ContainerRuntime, spec: Container, h: LifecycleHandler): Promise<HookResult> {
-    const target = podProbeTarget(rec, this.o.profile.internalIP, (argv, timeoutMs) => this.execCaptured(c, argv, timeoutMs), (x) => this.listeners(x));
-    return runHook(h, rec.pod, spec, target, (ms) => this.clock.sleep(ms), HOOK_TIMEOUT_MS).catch((err: unknown) => ({ ok: false, message: String(err) }));
+    return runHook(h, rec.pod, spec, this.target(rec, c), (ms) => this.clock.sleep(ms), HOOK_TIMEOUT_MS).catch((err: unknown) => ({ ok: false, message: String(err) }));
   }
 
   /** The container stops (its processes end, its sockets close). */

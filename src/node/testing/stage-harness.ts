@@ -11,9 +11,8 @@ import { computeAllocatable, type NodeProfile } from '../profile.js';
 import type { PodRuntime } from '../runtime-state.js';
 import { ACTIONS } from '../stages/actions.js';
 import { ProbeManager } from '../probes/probe-manager.js';
-import { podProbeTarget } from '../probes/pod-probe-target.js';
 import { ProcessHost } from '../process/process-host.js';
-import { FlatNetwork, type FlatNetworkSource } from '../../network/flat/flat-network.js';
+import { EMPTY_CLUSTER, FlatNetwork } from '../../network/flat/flat-network.js';
 import { runCommand } from '../shell/run-command.js';
 import { failStart, hookFailed } from '../stages/actions.js';
 import { StageEngine } from '../stages/engine.js';
@@ -28,11 +27,6 @@ export interface RecordedEvent {
   fieldPath?: string;
   message: string;
 }
-
-/** A cluster with nothing else in it: the harness's pod reaches only itself. */
-const EMPTY_NETWORK: FlatNetworkSource = {
-  listenerAt: () => null, services: () => [], endpoints: () => [], pods: () => [], isNodeIP: () => false, isPodIP: () => false, dnsIP: '10.96.0.10',
-};
 
 export class StageHarness {
   readonly clock = new FakeClock();
@@ -71,7 +65,7 @@ export class StageHarness {
     this.rec = opts.restore ? restorePodRuntime(pod, this.clock.now()) : newPodRuntime(pod, this.clock.now());
     // The container runtime's processes, as the kubelet has them: containers run their commands in the shells.
     const processes = new ProcessHost({
-      profile, clock: this.clock, run: runCommand, network: new FlatNetwork(EMPTY_NETWORK),
+      profile, clock: this.clock, run: runCommand, network: new FlatNetwork(EMPTY_CLUSTER),
       dns: { clusterDNS: '10.96.0.10', clusterDomain: 'cluster.local', hostNameservers: [] },
       bootTimeMs: () => this.start,
       volumeContext: { os: profile.os, hostIP: profile.internalIP, allocatable, config: this.ctx.config },
@@ -94,7 +88,7 @@ export class StageHarness {
     };
     this.probes = new ProbeManager({
       clock: this.clock,
-      target: (rec, c) => podProbeTarget(rec, profile.internalIP, (argv, timeoutMs) => processes.execCaptured(c, argv, timeoutMs), (x) => processes.listeners(x)),
+      target: (rec, c) => processes.target(rec, c),
       event: (_rec, c, type, reason, message) => this.ctx.events.podEvent(this.rec, c, type, reason, message),
       changed: () => this.run(),
     });
