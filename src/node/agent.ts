@@ -73,13 +73,14 @@ export class NodeAgent {
       services: (ns) => [...services.list(ns), ...(ns === 'default' ? [] : services.list('default'))] as unknown as Service[],
     };
     // The flat network until the data plane exists: pods by IP from the kubelets, Services and their endpoints.
+    const endpointSlices = this.informers.for(R.endpointslices);
     const directory = new PodDirectory({
       now: () => o.clock.now(),
-      services, endpointSlices: this.informers.for(R.endpointslices), pods: this.podInformer,
+      services, endpointSlices, pods: this.podInformer,
       nodeIPs: new Set(o.profiles.map((p) => p.internalIP)), dnsIP: DEFAULT_CLUSTER_DNS,
     });
     const network = new FlatNetwork(directory);
-    this.lookups.push(this.informers.for(R.services), this.informers.for(R.endpointslices));
+    this.lookups.push(services, endpointSlices);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {
@@ -89,7 +90,7 @@ export class NodeAgent {
         upgrade: (kubelet, route, url, req, socket, head) => serveStream(kubelet, route, url, req, socket, head, serverLogger),
       });
     }
-    const serverEndpoint = () => (this.server?.port ? `127.0.0.1:${this.server.port}` : undefined);
+    const serverEndpoint = () => this.serverEndpoint;
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({

@@ -121,33 +121,29 @@ export class Kubelet {
       dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
       bootTimeMs: () => this.readyAt,
       volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
-      exited: (rec, c, code) => {
-        if (this.pods.get(rec.key) !== rec) return;
-        c.processExit = { code, at: o.clock.now() };
-        this.sync(rec, true);
-      },
+      exited: (rec, c, code) => this.resync(rec, () => (c.processExit = { code, at: o.clock.now() })),
       startFailed: (rec, c, message) => {
-        if (this.pods.get(rec.key) !== rec || c.state !== 'running') return;
-        failStart(this.ctx, rec, c, message);
-        this.sync(rec, true);
+        if (c.state === 'running') this.resync(rec, () => failStart(this.ctx, rec, c, message));
       },
-      hookFailed: (rec, c, hook, message) => {
-        if (this.pods.get(rec.key) !== rec) return;
-        hookFailed(this.ctx, rec, c, hook, message);
-        this.sync(rec, true);
-      },
-      changed: (rec) => {
-        if (this.pods.get(rec.key) === rec) this.sync(rec, true);
-      },
+      hookFailed: (rec, c, hook, message) => this.resync(rec, () => hookFailed(this.ctx, rec, c, hook, message)),
+      changed: (rec) => this.resync(rec),
     });
     this.probes = new ProbeManager({
       clock: o.clock,
       target: (rec, c) => this.processes.target(rec, c),
       event: (rec, c, type, reason, message) => o.events.event(this.podRef(rec, c.name, c.init), type, reason, message),
-      changed: (rec) => {
-        if (this.pods.get(rec.key) === rec) this.sync(rec, true);
-      },
+      changed: (rec) => this.resync(rec),
     });
+  }
+
+  /**
+   * Something outside the stages changed a pod's runtime state (a process ended, a probe or hook result): apply it
+   * and sync — unless the pod has gone from this node meanwhile.
+   */
+  private resync(rec: PodRuntime, change?: () => void): void {
+    if (this.pods.get(rec.key) !== rec) return;
+    change?.();
+    this.sync(rec, true);
   }
 
   /** Registers the Node (or adopts an existing one), writes its status and the first Lease. */
@@ -189,7 +185,11 @@ export class Kubelet {
   stop(): void {
     this.stopped = true;
     this.heartbeat?.cancel();
-    for (const rec of this.pods.values()) this.probes.forget(rec);
+    // The node is going down: probes stop, and so do the containers' processes.
+    for (const rec of this.pods.values()) {
+      this.probes.forget(rec);
+      this.processes.forget(rec);
+    }
     for (const t of this.timers.values()) t.timer.cancel();
     this.timers.clear();
   }
