@@ -3,6 +3,7 @@
 import type { Taint } from 'kubernetes-types/core/v1.js';
 import { KUBERNETES_VERSION } from '../api/version.js';
 import { formatQuantity, parseQuantity, subQuantity, type Quantity } from '../api/quantity.js';
+import type { NodeNetworkProfile } from '../network/profile.js';
 
 /**
  * The Kubernetes version every emulated kubelet reports by default. The API server's /version must say the same
@@ -55,6 +56,8 @@ export interface NodeProfile {
   sandboxImage?: string;
   /** kubelet --windows-priorityclass: the Win32 priority class of the kubelet process (NORMAL_PRIORITY_CLASS). */
   windowsPriorityClass?: string;
+  /** CNI plugin and kube-proxy of the node; absent: defaultNetworkProfile(os). */
+  network?: NodeNetworkProfile;
 }
 
 /** The Win32 priority classes --windows-priorityclass accepts; anything else stops the kubelet (seed 001/002). */

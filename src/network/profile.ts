@@ -1,0 +1,43 @@
+// How one node is networked: its CNI plugin (and flannel backend), the CNI config written to the node, and the
+// kube-proxy that programs Services there. A node profile's `network` field; defaults follow sig-windows-tools'
+// flannel setup (host-gw → win-bridge on an L2Bridge network `cbr0`; vxlan → win-overlay on `flannel.4096`).
+
+export type CniPluginName = 'flannel' | 'win-bridge' | 'win-overlay' | 'azure-vnet' | 'calico' | 'wincni' | 'ovn-k8s-cni-overlay' | 'bridge';
+export const CNI_PLUGINS: readonly CniPluginName[] = ['flannel', 'win-bridge', 'win-overlay', 'azure-vnet', 'calico', 'wincni', 'ovn-k8s-cni-overlay', 'bridge'];
+
+export type FlannelBackend = 'host-gw' | 'vxlan';
+export type ProxyMode = 'kernelspace' | 'iptables';
+
+export interface KubeProxyProfile {
+  /** kernelspace (winkernel) on Windows, iptables on Linux (cmd/kube-proxy/app platformApplyDefaults). */
+  mode: ProxyMode;
+  /** --network-name / KUBE_NETWORK: the HNS network whose endpoints back Services (winkernel only). */
+  networkName?: string;
+  /** --source-vip: required on overlay networks (winkernel). */
+  sourceVip?: string;
+  /** --enable-dsr (needs the WinDSR gate). */
+  enableDSR: boolean;
+  /** --feature-gates, e.g. WinDSR, WinOverlay. */
+  featureGates: Record<string, boolean>;
+  /** --hostname-override given: without it on Windows kube-proxy looks up the wrong node (troubleshooting FAQ). */
+  hostnameOverride: boolean;
+}
+
+export interface NodeNetworkProfile {
+  plugin: CniPluginName;
+  /** flannel only. */
+  backend?: FlannelBackend;
+  /** flannel vxlan: VNI (≥ 4096 on Windows) and UDP port (4789 only on Windows). */
+  vni?: number;
+  port?: number;
+  /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
+  cniConfig?: string;
+  kubeProxy: KubeProxyProfile;
+}
+
+/** The default network of a node of this OS: flannel host-gw with the platform's kube-proxy. */
+export function defaultNetworkProfile(os: 'linux' | 'windows'): NodeNetworkProfile {
+  return os === 'windows'
+    ? { plugin: 'flannel', backend: 'host-gw', kubeProxy: { mode: 'kernelspace', networkName: 'cbr0', enableDSR: false, featureGates: {}, hostnameOverride: true } }
+    : { plugin: 'flannel', backend: 'host-gw', kubeProxy: { mode: 'iptables', enableDSR: false, featureGates: {}, hostnameOverride: true } };
+}
