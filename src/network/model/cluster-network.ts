@@ -1,0 +1,139 @@
+// The cluster's data plane as one model: nodes (with their HNS or iptables state), pods by IP, and Services programmed
+// into every node's kube-proxy. `trace` answers a flow hop by hop from that state; exec's network commands, probes,
+// port-forward, published NodePorts and `winkube net` all ask it. Addresses are modelled: nothing sends a packet.
+
+import type { Service } from 'kubernetes-types/core/v1.js';
+import { contains, ipToInt, parseCidr, type Cidr } from '../ipam/cidr.js';
+import { servicePortsOf, type SliceLike } from '../proxy/service-ports.js';
+import { traceFlow } from './trace.js';
+import type { Flow, NodeNet, PodNet, Trace } from './types.js';
+
+export interface ClusterNetworkOptions {
+  /** Service CIDR (kube-apiserver --service-cluster-ip-range). */
+  serviceCIDR: string;
+  /** Cluster pod CIDR (flannel's network). */
+  clusterCIDR: string;
+  /** The network node addresses come from; its first address stands for the user's machine outside the cluster. */
+  nodeNetwork: string;
+}
+
+export class ClusterNetwork {
+  readonly nodes = new Map<string, NodeNet>();
+  private readonly nodesByIP = new Map<string, NodeNet>();
+  private readonly pods = new Map<string, PodNet>();
+  private readonly services = new Map<string, { svc: Service; slices: SliceLike[] }>();
+  private readonly vips = new Map<string, string>();
+  /** Round-robin position per load balancer (HNS id or iptables chain): backends take turns, as random choice averages. */
+  private readonly turns = new Map<string, number>();
+  readonly serviceCidr: Cidr;
+  readonly clusterCidr: Cidr;
+  readonly nodeCidr: Cidr;
+
+  constructor(readonly o: ClusterNetworkOptions) {
+    this.serviceCidr = parseCidr(o.serviceCIDR);
+    this.clusterCidr = parseCidr(o.clusterCIDR);
+    this.nodeCidr = parseCidr(o.nodeNetwork);
+  }
+
+  /** The address that stands for a client outside the cluster: the node network's gateway (kind's docker host). */
+  get outsideIP(): string {
+    const n = this.nodeCidr.base + 1;
+    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  }
+
+  addNode(n: NodeNet): void {
+    this.nodes.set(n.name, n);
+    this.nodesByIP.set(n.ip, n);
+    // A new proxy starts with every Service there is.
+    for (const [key, { svc, slices }] of this.services) {
+      const [ns, name] = key.split('/');
+      const ports = servicePortsOf(svc, slices);
+      n.winkernel?.syncService(ns, name, ports);
+      n.iptables?.syncService(ns, name, ports);
+    }
+  }
+
+  removeNode(name: string): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
+    this.nodes.delete(name);
+    this.nodesByIP.delete(n.ip);
+  }
+
+  nodeByIP(ip: string): NodeNet | undefined {
+    return this.nodesByIP.get(ip);
+  }
+
+  /** A pod's sandbox got this address (or lost it: undefined). */
+  setPod(ip: string, pod: PodNet | undefined): void {
+    if (pod) this.pods.set(ip, pod);
+    else this.pods.delete(ip);
+  }
+
+  podByIP(ip: string): PodNet | undefined {
+    return this.pods.get(ip);
+  }
+
+  allPods(): PodNet[] {
+    return [...this.pods.values()];
+  }
+
+  /** A Service or its EndpointSlices changed (svc undefined: deleted): every node's kube-proxy re-programs it. */
+  serviceChanged(namespace: string, name: string, svc: Service | undefined, slices: SliceLike[]): void {
+    const key = `${namespace}/${name}`;
+    const old = this.services.get(key);
+    for (const ip of old ? clusterIPsOf(old.svc) : []) this.vips.delete(ip);
+    if (svc) {
+      this.services.set(key, { svc, slices });
+      for (const ip of clusterIPsOf(svc)) this.vips.set(ip, key);
+    } else this.services.delete(key);
+    const ports = svc ? servicePortsOf(svc, slices) : [];
+    for (const n of this.nodes.values()) {
+      n.winkernel?.syncService(namespace, name, ports);
+      n.iptables?.syncService(namespace, name, ports);
+    }
+  }
+
+  /** The Service (`namespace/name`) whose ClusterIP this is. */
+  serviceOfVIP(ip: string): string | undefined {
+    return this.vips.get(ip);
+  }
+
+  service(namespace: string, name: string): Service | undefined {
+    return this.services.get(`${namespace}/${name}`)?.svc;
+  }
+
+  allServices(): Service[] {
+    return [...this.services.values()].map((s) => s.svc);
+  }
+
+  inServiceCIDR(ip: string): boolean {
+    return isV4(ip) && contains(this.serviceCidr, ipToInt(ip));
+  }
+
+  inClusterCIDR(ip: string): boolean {
+    return isV4(ip) && contains(this.clusterCidr, ipToInt(ip));
+  }
+
+  /** The next backend of a load balancer: by client address with session affinity, else in turn. */
+  pick<T>(lbKey: string, backends: readonly T[], affinityClient?: string): T {
+    if (affinityClient) {
+      let h = 0;
+      for (const ch of affinityClient) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+      return backends[h % backends.length];
+    }
+    const t = this.turns.get(lbKey) ?? 0;
+    this.turns.set(lbKey, t + 1);
+    return backends[t % backends.length];
+  }
+
+  trace(flow: Flow): Trace {
+    return traceFlow(this, flow);
+  }
+}
+
+const isV4 = (ip: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(ip);
+
+function clusterIPsOf(svc: Service): string[] {
+  return (svc.spec?.clusterIPs ?? (svc.spec?.clusterIP ? [svc.spec.clusterIP] : [])).filter((ip) => ip && ip !== 'None');
+}

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { addNode, addPod, addRemoteSubnets, addService, listener, modelCluster } from '../testing/model-cluster.js';
+import { WINDOWS_HOST_TO_VIP, WINDOWS_ICMP_OUT, WINDOWS_LOCAL_NODEPORT } from './trace.js';
+
+function mixed() {
+  const net = modelCluster();
+  const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1 });
+  const win1 = addNode(net, { name: 'win-1', os: 'windows', index: 2 });
+  const win2 = addNode(net, { name: 'win-2', os: 'windows', index: 3, windowsBuild: '10.0.20348' });
+  const web1 = addPod(net, win1, 5, 'web-1', [listener(80, 'powershell.exe')]);
+  const web2 = addPod(net, win2, 5, 'web-2', [listener(80, 'powershell.exe')]);
+  const client = addPod(net, win1, 6, 'client');
+  const lclient = addPod(net, linux, 6, 'lclient');
+  addService(net, 'win-webserver', '10.96.0.50', [web1, web2], { type: 'NodePort', ports: [{ port: 80, targetPort: 80, nodePort: 30080, protocol: 'TCP' }] });
+  return { net, linux, win1, win2, web1, web2, client, lclient };
+}
+
+test('the seed verification list on a mixed cluster, hop by hop', () => {
+  const { net, linux, win1, web1, web2, client, lclient } = mixed();
+  // Node to pod across the network, from the Linux control plane node.
+  const n2p = net.trace({ from: { kind: 'node', node: linux.name }, to: web1.ip, protocol: 'TCP', port: 80 });
+  assert.equal(n2p.fate, 'delivered');
+  assert.equal(n2p.target?.pod, web1);
+  // Pod to pod on one node and across nodes (ping).
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: web1.ip, protocol: 'ICMP' }).fate, 'delivered');
+  const across = net.trace({ from: { kind: 'pod', ip: client.ip }, to: web2.ip, protocol: 'ICMP' });
+  assert.equal(across.fate, 'delivered');
+  assert.ok(across.hops.some((h) => h.rule.startsWith('route 10.244.3.0/24 via 172.18.0.5')), JSON.stringify(across.hops));
+  // Service to pod from the Linux node (iptables) and from a Windows pod (HNS load balancer): both backends take turns.
+  const seen = new Set<string>();
+  for (let i = 0; i < 4; i++) {
+    const t = net.trace({ from: { kind: 'pod', ip: client.ip }, to: '10.96.0.50', protocol: 'TCP', port: 80 });
+    assert.equal(t.fate, 'delivered');
+    assert.equal(t.seenSource, client.ip, 'pod → ClusterIP keeps the pod address on l2bridge');
+    seen.add(t.target!.ip);
+  }
+  assert.deepEqual([...seen].sort(), [web1.ip, web2.ip]);
+  const fromLinux = net.trace({ from: { kind: 'node', node: linux.name }, to: '10.96.0.50', protocol: 'TCP', port: 80 });
+  assert.equal(fromLinux.fate, 'delivered');
+  assert.ok(fromLinux.hops.some((h) => h.at === 'node linux-1 iptables' && h.rule.includes('KUBE-SVC-')));
+  // Inbound: the NodePort of a Windows node from outside is SNATed to the node (no DSR).
+  const inbound = net.trace({ from: { kind: 'outside' }, to: win1.ip, protocol: 'TCP', port: 30080 });
+  assert.equal(inbound.fate, 'delivered');
+  assert.equal(inbound.seenSource, win1.ip);
+  // Outbound TCP leaves the cluster through OutBoundNAT; ping does not come back on Windows.
+  const out = net.trace({ from: { kind: 'pod', ip: client.ip }, to: '8.8.8.8', protocol: 'TCP', port: 443 });
+  assert.equal(out.fate, 'egress');
+  assert.ok(out.hops.some((h) => h.rule.startsWith('OutBoundNAT: SNAT 10.244.2.6 → 172.18.0.4')));
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: '8.8.8.8', protocol: 'ICMP' }).reason, WINDOWS_ICMP_OUT);
+  assert.equal(net.trace({ from: { kind: 'pod', ip: lclient.ip }, to: '8.8.8.8', protocol: 'ICMP' }).fate, 'egress', 'Linux pods ping out');
+});
+
+test('Windows node limitations: no Service VIPs from the host, no local NodePort', () => {
+  const { net, win1, linux } = mixed();
+  const vip = net.trace({ from: { kind: 'node', node: win1.name }, to: '10.96.0.50', protocol: 'TCP', port: 80 });
+  assert.equal(vip.fate, 'timeout');
+  assert.equal(vip.reason, WINDOWS_HOST_TO_VIP);
+  const local = net.trace({ from: { kind: 'node', node: win1.name }, to: win1.ip, protocol: 'TCP', port: 30080 });
+  assert.equal(local.reason, WINDOWS_LOCAL_NODEPORT);
+  // From another node the same NodePort works.
+  assert.equal(net.trace({ from: { kind: 'node', node: linux.name }, to: win1.ip, protocol: 'TCP', port: 30080 }).fate, 'delivered');
+});
+
+test('closed ports, Services without endpoints and unknown addresses', () => {
+  const { net, client, lclient, web1 } = mixed();
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: web1.ip, protocol: 'TCP', port: 81 }).fate, 'refused');
+  addService(net, 'empty', '10.96.0.60', []);
+  // iptables REJECTs a Service without endpoints; HNS has no load balancer for it, so the SYN goes nowhere.
+  assert.equal(net.trace({ from: { kind: 'pod', ip: lclient.ip }, to: '10.96.0.60', protocol: 'TCP', port: 80 }).fate, 'refused');
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: '10.96.0.60', protocol: 'TCP', port: 80 }).fate, 'timeout');
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: '10.244.9.9', protocol: 'TCP', port: 80 }).reason, 'no running pod has address 10.244.9.9');
+  assert.equal(net.trace({ from: { kind: 'pod', ip: client.ip }, to: '10.96.0.50', protocol: 'ICMP' }).fate, 'timeout');
+});
+
+test('flannel vxlan: routes need RemoteSubnetRoutes and matching VNI', () => {
+  const net = modelCluster();
+  const vx = { plugin: 'flannel' as const, backend: 'vxlan' as const };
+  const w1 = addNode(net, { name: 'w1', os: 'windows', index: 2, network: { ...vx, kubeProxy: { mode: 'kernelspace', networkName: 'flannel.4096', sourceVip: '10.244.2.250', enableDSR: false, featureGates: {}, hostnameOverride: true } } });
+  const w2 = addNode(net, { name: 'w2', os: 'windows', index: 3, network: { ...vx, kubeProxy: { mode: 'kernelspace', networkName: 'flannel.4096', sourceVip: '10.244.3.250', enableDSR: false, featureGates: {}, hostnameOverride: true } } });
+  const a = addPod(net, w1, 5, 'a');
+  const b = addPod(net, w2, 5, 'b', [listener(80, 'nginx')]);
+  assert.match(net.trace({ from: { kind: 'pod', ip: a.ip }, to: b.ip, protocol: 'TCP', port: 80 }).reason ?? '', /no RemoteSubnetRoute for 10.244.3.0\/24/);
+  addRemoteSubnets(net);
+  const ok = net.trace({ from: { kind: 'pod', ip: a.ip }, to: b.ip, protocol: 'TCP', port: 80 });
+  assert.equal(ok.fate, 'delivered');
+  assert.ok(ok.hops.some((h) => h.rule.startsWith('VXLAN (VNI 4096, UDP 4789) to 172.18.0.5')));
+  // Through the ClusterIP, an overlay backend on another node sees the source VIP.
+  addService(net, 'b', '10.96.0.70', [b]);
+  const viaVip = net.trace({ from: { kind: 'pod', ip: a.ip }, to: '10.96.0.70', protocol: 'TCP', port: 80 });
+  assert.equal(viaVip.fate, 'delivered');
+  assert.equal(viaVip.seenSource, '10.244.2.250');
+  w2.network = { ...w2.network, vni: 4097 };
+  assert.match(net.trace({ from: { kind: 'pod', ip: a.ip }, to: b.ip, protocol: 'TCP', port: 80 }).reason ?? '', /VXLAN mismatch/);
+});
+
+test('externalTrafficPolicy Local with DSR keeps the client address; nodes without local endpoints drop', () => {
+  const net = modelCluster();
+  const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1 });
+  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2 });
+  const web = addPod(net, win, 5, 'web', [listener(80, 'iis')]);
+  addService(net, 'web', '10.96.0.80', [web], { type: 'NodePort', externalTrafficPolicy: 'Local', ports: [{ port: 80, targetPort: 80, nodePort: 30090, protocol: 'TCP' }] });
+  const t = net.trace({ from: { kind: 'outside' }, to: win.ip, protocol: 'TCP', port: 30090 });
+  assert.equal(t.fate, 'delivered');
+  assert.equal(t.seenSource, net.outsideIP);
+  const viaLinux = net.trace({ from: { kind: 'outside' }, to: linux.ip, protocol: 'TCP', port: 30090 });
+  assert.equal(viaLinux.fate, 'timeout');
+  assert.match(viaLinux.reason ?? '', /no local endpoints on linux-1/);
+});

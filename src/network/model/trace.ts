@@ -1,0 +1,278 @@
+// The flow evaluator: one flow walked through the model — the source's kube-proxy (HNS load balancers on Windows,
+// iptables on Linux), the node that receives a NodePort or external address, the route between nodes (flannel
+// host-gw or VXLAN), SNAT on the way out, and the listener at the end. Each step records the rule that decided it.
+
+import { contains, ipToInt, parseCidr } from '../ipam/cidr.js';
+import { LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer } from '../hns/types.js';
+import type { ClusterNetwork } from './cluster-network.js';
+import type { Fate, Flow, Hop, NodeNet, PodNet, Trace } from './types.js';
+
+const PROTOCOL_NUMBER: Record<string, number> = { TCP: 6, UDP: 17 };
+
+/** Seed 000 "Getting Started" note; seed 001 "Network limitations" (l.258). */
+export const WINDOWS_HOST_TO_VIP = 'Windows container hosts are not able to access the IP of services scheduled on them due to current platform limitations of the Windows networking stack; only Windows pods are able to access service IPs';
+/** Seeds 001/002 "Network limitations" and troubleshooting FAQ. */
+export const WINDOWS_LOCAL_NODEPORT = 'Local NodePort access from the node itself fails on Windows (works from other nodes or external clients)';
+/** Seeds 001/002 "Network limitations": VFP does not transpose ICMP. */
+export const WINDOWS_ICMP_OUT = 'the Windows data plane (VFP) does not transpose ICMP packets, so pings to destinations outside the pod network are not routed back (use curl/Test-NetConnection for TCP)';
+
+interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string }
+type HopResult = { done: Trace } | { next: Step } | undefined;
+
+export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
+  const hops: Hop[] = [];
+  const end = (fate: Fate, reason?: string, extra: Partial<Trace> = {}): Trace => ({ flow, fate, reason, hops, ...extra });
+
+  // The source: a pod (host-network pods act as their node), a node, or a client outside the cluster.
+  let srcIP: string;
+  let srcNode: NodeNet | undefined;
+  let fromHost = false;
+  let srcPod: PodNet | undefined;
+  if (flow.from.kind === 'pod') {
+    srcPod = net.podByIP(flow.from.ip);
+    if (!srcPod) return end('unreachable', `no running pod has address ${flow.from.ip}`);
+    srcNode = net.nodes.get(srcPod.node);
+    srcIP = srcPod.ip;
+    fromHost = srcPod.hostNetwork;
+    hops.push({ at: `pod ${srcPod.namespace}/${srcPod.name}`, rule: `${describe(flow)} from ${srcIP}${fromHost ? ' (host network)' : ''}` });
+  } else if (flow.from.kind === 'node') {
+    srcNode = net.nodes.get(flow.from.node);
+    if (!srcNode) return end('unreachable', `no node ${flow.from.node}`);
+    srcIP = srcNode.ip;
+    fromHost = true;
+    hops.push({ at: `node ${srcNode.name}`, rule: `${describe(flow)} from ${srcIP}` });
+  } else {
+    srcIP = flow.from.ip ?? net.outsideIP;
+    hops.push({ at: 'outside', rule: `${describe(flow)} from ${srcIP} (a client outside the cluster)` });
+  }
+
+  let step: Step = { ip: flow.to, port: flow.port, seenSource: srcIP };
+
+  // Service addresses answer no ICMP: kube-proxy programs only the Service's ports (windows-facts §4.4; iptables alike).
+  if (flow.protocol === 'ICMP' && net.serviceOfVIP(flow.to)) {
+    hops.push({ at: srcNode ? `node ${srcNode.name}` : 'outside', rule: `${flow.to} is the ClusterIP of ${net.serviceOfVIP(flow.to)}` });
+    return end('timeout', 'Service IPs answer no ICMP: kube-proxy programs only the Service ports');
+  }
+
+  // 1. The source node's kube-proxy translates Service frontends.
+  if (srcNode && flow.protocol !== 'ICMP') {
+    const r = srcNode.os === 'windows'
+      ? windowsServiceHop(net, srcNode, flow, step, fromHost, hops, end)
+      : linuxServiceHop(net, srcNode, flow, step, fromHost, hops, end);
+    if (r && 'done' in r) return r.done;
+    if (r) step = r.next;
+  }
+
+  // To itself (its own NodePort was handled above).
+  if (step.ip === srcIP) return deliver(net, flow, step, srcPod ?? (srcNode ? { node: srcNode } : undefined), end, hops);
+
+  // 2. Traffic to another node's address (NodePort) or to an external/load balancer address lands on a node whose
+  // kube-proxy translates it.
+  if (flow.protocol !== 'ICMP' && step.ip === flow.to) {
+    const receiver = net.nodeByIP(step.ip) ?? (!srcNode || !net.serviceOfVIP(step.ip) ? externalReceiver(net, step, flow) : undefined);
+    if (receiver && receiver !== srcNode) {
+      // Node addresses are on the node network: no pod-network route is involved in getting there.
+      if (srcNode) hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is reached on the node network through ${receiver.name}` });
+      const r = receiver.os === 'windows'
+        ? windowsServiceHop(net, receiver, flow, step, false, hops, end)
+        : linuxServiceHop(net, receiver, flow, step, false, hops, end);
+      if (r && 'done' in r) return r.done;
+      if (r) {
+        step = r.next;
+        srcNode = receiver;
+      }
+    }
+  }
+
+  // 3. Route to the final address.
+  const pod = net.podByIP(step.ip);
+  if (pod && !pod.hostNetwork) {
+    if (!srcNode) return end('timeout', `pod address ${step.ip} is not routed outside the cluster`);
+    const podNode = net.nodes.get(pod.node);
+    if (podNode && podNode !== srcNode) {
+      const routed = routeBetween(net, srcNode, podNode, hops);
+      if (routed) return end('timeout', routed);
+    } else hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is a local endpoint (same node bridge)` });
+    return deliver(net, flow, step, pod, end, hops);
+  }
+  const node = pod ? net.nodes.get(pod.node) : net.nodeByIP(step.ip);
+  if (node) {
+    if (srcNode && srcNode !== node) {
+      hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is node ${node.name} on the node network` });
+    }
+    return deliver(net, flow, step, pod ?? { node }, end, hops);
+  }
+  if (net.inClusterCIDR(step.ip)) return end('timeout', `no running pod has address ${step.ip}`);
+  if (net.inServiceCIDR(step.ip)) return end('timeout', `no Service has ClusterIP ${step.ip}`);
+  return egress(net, flow, srcNode, srcIP, srcPod, step, end, hops);
+}
+
+function describe(flow: Flow): string {
+  return `${flow.protocol} to ${flow.to}${flow.port !== undefined ? `:${flow.port}` : ''}`;
+}
+
+type End = (fate: Fate, reason?: string, extra?: Partial<Trace>) => Trace;
+
+/** The listener at the end: TCP accepted or reset, UDP answered or port unreachable, ICMP echoed. */
+function deliver(net: ClusterNetwork, flow: Flow, step: Step, at: PodNet | { node: NodeNet } | undefined, end: End, hops: Hop[]): Trace {
+  const pod = at && 'ip' in at ? at : undefined;
+  const node = pod ? net.nodes.get(pod.node) : at && 'node' in at && typeof at.node !== 'string' ? at.node : undefined;
+  const label = pod ? `pod ${pod.namespace}/${pod.name}` : node ? `node ${node.name}` : step.ip;
+  const extra: Partial<Trace> = { seenSource: step.seenSource, seenDestination: step.seenDestination ?? step.ip, target: { ip: step.ip, port: step.port, pod, node } };
+  if (flow.protocol === 'ICMP') {
+    hops.push({ at: label, rule: 'ICMP echo reply' });
+    return end('delivered', undefined, extra);
+  }
+  const listener = pod && !pod.hostNetwork ? pod.listenerAt(step.port ?? 0, flow.protocol) : (node?.listenerAt?.(step.port ?? 0, flow.protocol) ?? (pod?.listenerAt(step.port ?? 0, flow.protocol)));
+  if (!listener) {
+    hops.push({ at: label, rule: `nothing listens on ${step.ip}:${step.port}/${flow.protocol}` });
+    return end('refused', flow.protocol === 'TCP' ? 'connection refused' : 'ICMP port unreachable', extra);
+  }
+  hops.push({ at: label, rule: `${listener.program} accepts on ${step.port}/${flow.protocol} (client address ${step.seenSource})` });
+  return end('delivered', undefined, { ...extra, target: { ...extra.target!, listener } });
+}
+
+/** kube-proxy winkernel: an HNS load balancer on the node catches the frontend (or nothing does). */
+function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End): HopResult {
+  const hns = node.hns;
+  const proto = PROTOCOL_NUMBER[flow.protocol];
+  const lbs = hns ? [...hns.loadBalancers.values()] : [];
+  const matches = (lb: HnsLoadBalancer) => {
+    const pm = lb.portMappings[0];
+    if (!pm || pm.protocol !== proto || pm.externalPort !== step.port) return false;
+    return lb.frontendVIPs.length ? lb.frontendVIPs.includes(step.ip) : step.ip === node.ip;
+  };
+  const lb = lbs.find(matches);
+  const vipOf = net.serviceOfVIP(step.ip);
+  if (fromHost) {
+    if (vipOf) {
+      hops.push({ at: `node ${node.name} HNS`, rule: `${step.ip} is the ClusterIP of ${vipOf}` });
+      return { done: end('timeout', WINDOWS_HOST_TO_VIP) };
+    }
+    if (lb && lb.frontendVIPs.length === 0) {
+      hops.push({ at: `node ${node.name} HNS`, rule: `${step.ip}:${step.port} is a NodePort of this node` });
+      return { done: end('timeout', WINDOWS_LOCAL_NODEPORT) };
+    }
+    return undefined;
+  }
+  if (!lb) {
+    if (!vipOf) return undefined;
+    const state = node.winkernel?.state();
+    const why = state && state.phase !== 'running'
+      ? `kube-proxy on ${node.name} is not programming Services: ${state.reason}`
+      : `no HNS load balancer for ${step.ip}:${step.port}/${flow.protocol} on ${node.name} (winkube net proxy ${node.name} shows kube-proxy's log)`;
+    hops.push({ at: `node ${node.name} HNS`, rule: `${step.ip} is the ClusterIP of ${vipOf}, but no load balancer matches` });
+    return { done: end('timeout', why) };
+  }
+  const eps = lb.hostComputeEndpoints.map((id) => hns!.endpoints.get(id)).filter((e): e is HnsEndpoint => !!e);
+  if (eps.length === 0) return { done: end('timeout', `HNS load balancer ${lb.id} has no endpoints`) };
+  const pm = lb.portMappings[0];
+  const backend = net.pick(lb.id, eps, pm.distributionType === 'SourceIP' ? step.seenSource : undefined);
+  const dsr = (lb.flags & LB_FLAGS.DSR) !== 0;
+  const clusterIP = lb.description?.endsWith('(ClusterIP)') ?? lb.frontendVIPs.length > 0;
+  // Who the backend sees: DSR keeps the client; pod→ClusterIP keeps the pod (the overlay's remote backends see the
+  // source VIP); external traffic without DSR is SNATed to the load balancer's source VIP (the node on l2bridge).
+  const overlay = hns && [...hns.networks.values()].some((n) => n.type === 'Overlay');
+  const seenSource = dsr ? step.seenSource : clusterIP ? (overlay && backend.isRemoteEndpoint ? lb.sourceVIP : step.seenSource) : lb.sourceVIP;
+  const preserve = (pm.flags & PORT_MAPPING_FLAGS.PreserveDIP) !== 0;
+  hops.push({
+    at: `node ${node.name} HNS`,
+    rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backend.ipAddress}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''})`,
+  });
+  return { next: { ip: backend.ipAddress, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined } };
+}
+
+/** kube-proxy iptables: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP DNAT, or REJECT/DROP. */
+function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End): HopResult {
+  const v = node.iptables?.evaluate(step.ip, step.port ?? 0, flow.protocol, { external: fromHost, toNodeIP: step.ip === node.ip });
+  if (!v) {
+    const vipOf = net.serviceOfVIP(step.ip);
+    if (!vipOf) return undefined;
+    hops.push({ at: `node ${node.name} iptables`, rule: `${step.ip} is the ClusterIP of ${vipOf}, but no rule matches port ${step.port}/${flow.protocol}` });
+    return { done: end('timeout', `no kube-proxy rule for ${step.ip}:${step.port}/${flow.protocol} on ${node.name}`) };
+  }
+  hops.push({ at: `node ${node.name} iptables`, rule: v.rule });
+  if (v.action === 'reject') return { done: end('refused', `${v.service.key} has no endpoints`) };
+  if (v.action === 'drop') return { done: end('timeout', `${v.service.key} has no local endpoints on ${node.name} (externalTrafficPolicy: Local)`) };
+  const ep = net.pick(v.service.svcChain, v.endpoints, v.service.sp.sessionAffinityClientIP ? step.seenSource : undefined);
+  const chain = v.service.endpoints.find((e) => e.ep === ep)?.chain ?? '';
+  hops.push({ at: `node ${node.name} iptables`, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
+  return { next: { ip: ep.ip, port: ep.port, seenSource: v.masquerade ? node.ip : step.seenSource } };
+}
+
+/** The node that takes traffic for an external IP or load balancer ingress address: the first one programmed for it. */
+function externalReceiver(net: ClusterNetwork, step: Step, flow: Flow): NodeNet | undefined {
+  const nodes = [...net.nodes.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const n of nodes) {
+    if (n.os === 'windows') {
+      const proto = PROTOCOL_NUMBER[flow.protocol];
+      if ([...(n.hns?.loadBalancers.values() ?? [])].some((lb) => lb.frontendVIPs.includes(step.ip) && lb.portMappings[0]?.externalPort === step.port && lb.portMappings[0]?.protocol === proto)) return n;
+    } else {
+      const v = n.iptables?.evaluate(step.ip, step.port ?? 0, flow.protocol, { external: true, toNodeIP: false });
+      if (v && v.action !== 'drop') return n;
+    }
+  }
+  return undefined;
+}
+
+/** Whether the pod networks of two nodes reach each other; a reason when they do not. */
+function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop[]): string | undefined {
+  const a = from.network;
+  const b = to.network;
+  const backendA = a.plugin === 'flannel' ? a.backend ?? 'host-gw' : undefined;
+  const backendB = b.plugin === 'flannel' ? b.backend ?? 'host-gw' : undefined;
+  if (backendA && backendB && backendA !== backendB) {
+    return `flannel backends differ: ${from.name} uses ${backendA}, ${to.name} uses ${backendB} (one net-conf.json serves the whole cluster)`;
+  }
+  if (backendA === 'vxlan' && backendB === 'vxlan') {
+    const [vniA, vniB, portA, portB] = [a.vni ?? 4096, b.vni ?? 4096, a.port ?? 4789, b.port ?? 4789];
+    if (vniA !== vniB || portA !== portB) {
+      // docs "Flannel is restricted to using VNI 4096 and UDP port 4789"; Linux nodes must use the same values.
+      return `VXLAN mismatch: ${from.name} uses VNI ${vniA} port ${portA}, ${to.name} uses VNI ${vniB} port ${portB}`;
+    }
+    if (from.os === 'windows' && !hasRemoteSubnetRoute(from, to.podCIDR)) {
+      return `no RemoteSubnetRoute for ${to.podCIDR} in the overlay network of ${from.name} (flanneld has not programmed node ${to.name})`;
+    }
+    hops.push({ at: `node ${from.name}`, rule: `VXLAN (VNI ${vniA}, UDP ${portA}) to ${to.ip} for ${to.podCIDR}` });
+    return undefined;
+  }
+  hops.push({ at: `node ${from.name}`, rule: `route ${to.podCIDR} via ${to.ip} (${backendA ?? a.plugin})` });
+  return undefined;
+}
+
+function hasRemoteSubnetRoute(node: NodeNet, cidr: string): boolean {
+  for (const n of node.hns?.networks.values() ?? []) {
+    if (n.type !== 'Overlay') continue;
+    const all = [...n.policies, ...n.subnets.flatMap((s) => s.policies)];
+    if (all.some((p) => p.type === 'RemoteSubnetRoute' && p.destinationPrefix === cidr)) return true;
+  }
+  return false;
+}
+
+/** Leaving the cluster: SNAT by the pod's OutBoundNAT policy (Windows) or flannel's masquerade (Linux). */
+function egress(net: ClusterNetwork, flow: Flow, srcNode: NodeNet | undefined, srcIP: string, srcPod: PodNet | undefined, step: Step, end: End, hops: Hop[]): Trace {
+  if (!srcNode) return end('timeout', `${step.ip} is outside the cluster`);
+  if (srcPod && !srcPod.hostNetwork && srcNode.os === 'windows') {
+    const ep = srcNode.hns?.endpointByIP(srcIP);
+    const nat = ep?.policies.find((p) => p.type === 'OutBoundNAT' && !p.destinations);
+    const exempt = nat?.type === 'OutBoundNAT' && nat.exceptions.some((c) => inCidr(c, step.ip));
+    if (nat && !exempt) {
+      if (flow.protocol === 'ICMP') {
+        hops.push({ at: `node ${srcNode.name} HNS`, rule: `OutBoundNAT would SNAT ${srcIP} → ${srcNode.ip}` });
+        return end('timeout', WINDOWS_ICMP_OUT);
+      }
+      hops.push({ at: `node ${srcNode.name} HNS`, rule: `OutBoundNAT: SNAT ${srcIP} → ${srcNode.ip} (${step.ip} is not in the ExceptionList)` });
+    } else hops.push({ at: `node ${srcNode.name} HNS`, rule: `routed without NAT (${step.ip} is in the OutBoundNAT ExceptionList)` });
+  } else if (srcPod && !srcPod.hostNetwork) {
+    hops.push({ at: `node ${srcNode.name} iptables`, rule: `-A POSTROUTING -s ${srcNode.podCIDR} ! -d ${net.o.clusterCIDR} -j MASQUERADE (flannel ipMasq)` });
+  }
+  return end('egress', `${step.ip} is outside the cluster: the flow leaves through ${srcNode.name}, and winkube models no hosts outside the cluster`);
+}
+
+function inCidr(cidr: string, ip: string): boolean {
+  try {
+    return contains(parseCidr(cidr), ipToInt(ip));
+  } catch {
+    return false;
+  }
+}

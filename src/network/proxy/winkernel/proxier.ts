@@ -1,0 +1,279 @@
+// kube-proxy's winkernel mode for one emulated Windows node: Services and their endpoints become HNS load balancers
+// and remote endpoints in the node's HnsState (kubernetes/kubernetes pkg/proxy/winkernel/proxier.go syncProxyRules,
+// hns.go; windows-facts.md §4). What the flow model then finds in HNS is what decides where a packet goes.
+
+import { createHash } from 'node:crypto';
+import type { HnsFeatures } from '../../hns/features.js';
+import type { HnsState } from '../../hns/hns-state.js';
+import {
+  HnsError, LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer, type HnsNetwork, type HnsPortMapping,
+} from '../../hns/types.js';
+import type { KubeProxyProfile } from '../../profile.js';
+import { contains, ipToInt, parseCidr } from '../../ipam/cidr.js';
+import { ProxyLog } from '../proxy-log.js';
+import { servicePortKey, type ProxyEndpoint, type ServicePort } from '../service-ports.js';
+
+/** Unique destinations one non-DSR HNS load balancer takes (kubernetes/kubernetes#98680, docs windows-networking.md Limitations). */
+export const MAX_NON_DSR_DESTINATIONS = 64;
+const PROTOCOL_NUMBER: Record<string, number> = { TCP: 6, UDP: 17, SCTP: 132 };
+
+export interface WinKernelHost {
+  name: string;
+  nodeIP: string;
+  /** The Windows computer name kube-proxy falls back to without --hostname-override (upper-case NetBIOS name). */
+  computerName: string;
+  /** Minor version of kube-proxy (the node's Kubernetes version), for feature-gate defaults. */
+  minorVersion: number;
+  hns: HnsState;
+  features: HnsFeatures;
+}
+
+export type ProxyState = { phase: 'running' } | { phase: 'waiting'; reason: string } | { phase: 'failed'; reason: string };
+
+/** `02-11-0a-f4-01-05` for 10.244.1.5: the MAC of a remote endpoint (hns.go conjureMac). */
+export function conjureMac(prefix: string, ip: string): string {
+  return `${prefix}-${ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('-')}`;
+}
+
+/** Feature gates with the defaults kube-proxy of that minor version has (pkg/features/kube_features.go). */
+function gateOn(cfg: KubeProxyProfile, gate: 'WinDSR' | 'WinOverlay', minor: number): boolean {
+  const set = cfg.featureGates[gate];
+  if (set !== undefined) return set;
+  // WinOverlay is beta (on) from v1.20; WinDSR beta (on) from v1.33.
+  return gate === 'WinOverlay' ? minor >= 20 : minor >= 33;
+}
+
+export class WinKernelProxier {
+  readonly log: ProxyLog;
+  private readonly applied = new Map<string, string[]>();
+  private readonly remoteRefs = new Map<string, number>();
+  private network?: HnsNetwork;
+  private fatal?: string;
+  private readonly dsr: boolean;
+
+  constructor(private readonly host: WinKernelHost, private readonly cfg: KubeProxyProfile, now: () => number) {
+    this.log = new ProxyLog(now);
+    this.fatal = this.checkFlags();
+    this.dsr = !this.fatal && cfg.enableDSR && host.features.dsr;
+    if (this.fatal) this.log.error(this.fatal);
+    else this.log.info('Using Kernelspace Proxier.');
+  }
+
+  /** Whether endpoints of that node are this proxy's own (it knows its node by --hostname-override or the computer name). */
+  get hostname(): string {
+    return this.cfg.hostnameOverride ? this.host.name : this.host.computerName;
+  }
+
+  get dsrEnabled(): boolean {
+    return this.dsr;
+  }
+
+  state(): ProxyState {
+    if (this.fatal) return { phase: 'failed', reason: this.fatal };
+    if (!this.network) return { phase: 'waiting', reason: 'Unable to find HNS Network specified, please check network name and CNI deployment' };
+    return { phase: 'running' };
+  }
+
+  /** cmd/kube-proxy/app/server_windows.go and winkernel NewProxier: flag errors stop kube-proxy from starting. */
+  private checkFlags(): string | undefined {
+    if (!this.host.features.v2) return 'Windows HNS Api V2 required. This version of windows does not support API V2';
+    if (!this.cfg.networkName) return 'Environment variable KUBE_NETWORK and network-flag not initialized';
+    if (this.cfg.enableDSR && !gateOn(this.cfg, 'WinDSR', this.host.minorVersion)) return 'WinDSR feature gate not enabled';
+    return undefined;
+  }
+
+  /** Finds the HNS network; an overlay network needs the WinOverlay gate and --source-vip (NewProxier). */
+  private findNetwork(): boolean {
+    const net = this.host.hns.networkByName(this.cfg.networkName ?? '');
+    if (!net) {
+      if (this.network) this.log.error('The HNS network is not present or has changed since the last sync, please check the CNI deployment');
+      this.network = undefined;
+      this.log.error('Unable to find HNS Network specified, please check network name and CNI deployment', { name: this.cfg.networkName ?? '' });
+      return false;
+    }
+    if (net.type.toLowerCase() === 'overlay') {
+      if (!gateOn(this.cfg, 'WinOverlay', this.host.minorVersion)) this.fatal = 'WinOverlay feature gate not enabled';
+      else if (!this.cfg.sourceVip) this.fatal = 'source-vip flag not set';
+      if (this.fatal) {
+        this.log.error(this.fatal);
+        return false;
+      }
+    }
+    if (this.network && this.network.id !== net.id) {
+      this.log.error('The HNS network is not present or has changed since the last sync, please check the CNI deployment');
+      this.clearAll();
+    }
+    this.network = net;
+    return true;
+  }
+
+  /** A full sync: every Service port; load balancers of ports no longer present are deleted. */
+  syncAll(ports: readonly ServicePort[]): void {
+    if (this.fatal || !this.findNetwork()) return;
+    const seen = new Set<string>();
+    const byKey = new Map<string, ServicePort[]>();
+    for (const sp of ports) {
+      const key = `${servicePortKey(sp)}/${sp.protocol}`;
+      seen.add(key);
+      byKey.set(key, [...(byKey.get(key) ?? []), sp]);
+    }
+    for (const key of [...this.applied.keys()]) if (!seen.has(key)) this.removePort(key);
+    for (const [key, list] of byKey) for (const sp of list) this.syncPort(key, sp);
+  }
+
+  /** An incremental sync of one Service (its ports now, or none once it is deleted). */
+  syncService(namespace: string, name: string, ports: readonly ServicePort[]): void {
+    if (this.fatal || !this.findNetwork()) return;
+    const prefix = `${namespace}/${name}`;
+    const keep = new Set(ports.map((sp) => `${servicePortKey(sp)}/${sp.protocol}`));
+    for (const key of [...this.applied.keys()]) {
+      const svc = key.slice(0, key.lastIndexOf('/')).replace(/:[^/]*$/, '');
+      if (svc === prefix && !keep.has(key)) this.removePort(key);
+    }
+    for (const sp of ports) this.syncPort(`${servicePortKey(sp)}/${sp.protocol}`, sp);
+  }
+
+  private clearAll(): void {
+    for (const key of [...this.applied.keys()]) this.removePort(key);
+  }
+
+  private removePort(key: string): void {
+    for (const id of this.applied.get(key) ?? []) {
+      const lb = this.host.hns.loadBalancers.get(id);
+      this.host.hns.deleteLoadBalancer(id);
+      for (const eid of lb?.hostComputeEndpoints ?? []) this.releaseRemote(eid);
+    }
+    this.applied.delete(key);
+  }
+
+  private releaseRemote(id: string): void {
+    const n = this.remoteRefs.get(id);
+    if (n === undefined) return;
+    if (n <= 1) {
+      this.remoteRefs.delete(id);
+      this.host.hns.deleteEndpoint(id);
+    } else this.remoteRefs.set(id, n - 1);
+  }
+
+  /** The endpoints kube-proxy uses: ready ones, else serving-and-terminating ones (proxier.go endpoint filtering). */
+  private usable(eps: readonly ProxyEndpoint[], localOnly: boolean): ProxyEndpoint[] {
+    const pool = localOnly ? eps.filter((e) => e.nodeName === this.hostname) : eps;
+    const ready = pool.filter((e) => e.ready);
+    return ready.length ? ready : pool.filter((e) => e.serving && e.terminating);
+  }
+
+  /** The HNS endpoint for a backend: the local one CNI made, or a ref-counted remote endpoint (hns.go). */
+  private hnsEndpointFor(ep: ProxyEndpoint, made: string[]): HnsEndpoint | undefined {
+    const hns = this.host.hns;
+    const existing = hns.endpointByIP(ep.ip);
+    if (existing) return existing;
+    if (ep.nodeName === this.hostname && ep.ip !== this.host.nodeIP) {
+      this.log.info('Local endpoint not found: on network', { ip: ep.ip, name: this.cfg.networkName ?? '' });
+      return undefined;
+    }
+    const net = this.network!;
+    const overlay = net.type === 'Overlay';
+    const pa = overlay ? this.providerAddressOf(ep.ip) : undefined;
+    const e = hns.addEndpoint({
+      id: hns.newId('remote-endpoint', ep.ip), name: `remote_${ep.ip}`, networkId: net.id, ipAddress: ep.ip, prefixLength: 32,
+      macAddress: conjureMac('02-11', ep.ip), gatewayAddress: '', dns: { servers: [], search: [] }, isRemoteEndpoint: true,
+      policies: overlay ? [{ type: 'ProviderAddress', providerAddress: pa ?? this.host.nodeIP }] : [],
+    });
+    // Counted per load balancer that uses it (createLoadBalancer); one that ends up unused is deleted after the sync.
+    this.remoteRefs.set(e.id, 0);
+    made.push(e.id);
+    return e;
+  }
+
+  /** The node IP behind a remote pod address: the overlay network's RemoteSubnetRoute that holds it. */
+  private providerAddressOf(ip: string): string | undefined {
+    const n = ipToInt(ip);
+    for (const s of this.network?.subnets ?? []) {
+      for (const p of s.policies) if (p.type === 'RemoteSubnetRoute' && contains(parseCidr(p.destinationPrefix), n)) return p.providerAddress;
+    }
+    for (const p of this.network?.policies ?? []) if (p.type === 'RemoteSubnetRoute' && contains(parseCidr(p.destinationPrefix), n)) return p.providerAddress;
+    this.log.info('Cannot find a remote subnet for the endpoint, assuming it is a public IP', { ip });
+    return undefined;
+  }
+
+  private syncPort(key: string, sp: ServicePort): void {
+    // Endpoints may have changed: this port's load balancers are rebuilt (winProxyOptimization's in-place reuse
+    // is an HNS call-count saving with the same end state).
+    this.removePort(key);
+    const features = this.host.features;
+    const preserveDIP = sp.annotations['preserve-destination'] === 'true' && features.dsr;
+    const localTrafficDSR = sp.externalTrafficLocal && features.dsr;
+    if (this.usable(sp.endpoints, false).length === 0) {
+      this.log.info('Endpoint information not available for service, not applying any policy', { serviceName: servicePortKey(sp) });
+      this.applied.set(key, []);
+      return;
+    }
+    if (sp.sessionAffinityClientIP && !features.sessionAffinity) {
+      this.log.warn('Session Affinity is not supported on this version of Windows', { serviceName: servicePortKey(sp) });
+    }
+    const made: string[] = [];
+    const ids: string[] = [];
+    const resolve = (eps: ProxyEndpoint[]) => eps.map((e) => this.hnsEndpointFor(e, made)).filter((e): e is HnsEndpoint => !!e);
+    const allEndpoints = resolve(this.usable(sp.endpoints, sp.internalTrafficLocal && sp.externalTrafficLocal));
+    const localEndpoints = resolve(this.usable(sp.endpoints, true));
+    const itpEndpoints = sp.internalTrafficLocal ? localEndpoints : allEndpoints;
+    const targetPort = typeof sp.targetPort === 'number' ? sp.targetPort : (sp.endpoints[0]?.port ?? sp.port);
+    const overlay = this.network!.type === 'Overlay';
+    const anyNodeIP = allEndpoints.some((e) => e.ipAddress === this.host.nodeIP);
+    const sourceVIP = overlay && !anyNodeIP && this.cfg.sourceVip ? this.cfg.sourceVip : (overlay ? this.host.nodeIP : this.cfg.sourceVip ?? this.host.nodeIP);
+    const distribution = sp.sessionAffinityClientIP && features.sessionAffinity ? 'SourceIP' as const : 'None' as const;
+    const protocol = PROTOCOL_NUMBER[sp.protocol] ?? 6;
+    const pm = (external: number, flags: number): HnsPortMapping => ({ protocol, internalPort: targetPort, externalPort: external, flags, distributionType: distribution });
+    const create = (what: string, vips: string[], eps: HnsEndpoint[], flags: number, mapping: HnsPortMapping) => {
+      if (eps.length === 0) return;
+      try {
+        ids.push(this.createLoadBalancer({ vips, eps, flags, mapping, sourceVIP, description: `${servicePortKey(sp)} (${what})` }));
+      } catch (err) {
+        if (!(err instanceof HnsError)) throw err;
+        this.log.error('Policy creation failed', { err: err.message });
+      }
+    };
+    for (const vip of sp.clusterIPs) {
+      const v6 = vip.includes(':') ? LB_FLAGS.IPv6 : 0;
+      create('ClusterIP', [vip], itpEndpoints, (this.dsr ? LB_FLAGS.DSR : 0) | v6, pm(sp.port, PORT_MAPPING_FLAGS.None));
+    }
+    if (sp.nodePort) {
+      const eps = preserveDIP || sp.externalTrafficLocal ? localEndpoints : allEndpoints;
+      create('NodePort', [], eps, localTrafficDSR ? LB_FLAGS.DSR : 0, pm(sp.nodePort, PORT_MAPPING_FLAGS.VipExternalIP | PORT_MAPPING_FLAGS.LocalRoutedVIP));
+    }
+    for (const ip of sp.externalIPs) {
+      create('externalIP', [ip], sp.externalTrafficLocal ? localEndpoints : allEndpoints, localTrafficDSR ? LB_FLAGS.DSR : 0, pm(sp.port, PORT_MAPPING_FLAGS.VipExternalIP));
+    }
+    for (const ip of sp.loadBalancerIPs) {
+      const eps = preserveDIP || sp.externalTrafficLocal ? localEndpoints : allEndpoints;
+      const flags = PORT_MAPPING_FLAGS.VipExternalIP | (preserveDIP ? PORT_MAPPING_FLAGS.UseMux | PORT_MAPPING_FLAGS.PreserveDIP : 0);
+      create('LoadBalancer', [ip], eps, preserveDIP || localTrafficDSR ? LB_FLAGS.DSR : 0, pm(sp.port, flags));
+    }
+    this.applied.set(key, ids);
+    // Remote endpoints made for this port but used by no load balancer (every creation failed) go again.
+    for (const id of made) {
+      if (this.remoteRefs.get(id) === 0) {
+        this.remoteRefs.delete(id);
+        this.host.hns.deleteEndpoint(id);
+      }
+    }
+  }
+
+  private createLoadBalancer(o: { vips: string[]; eps: HnsEndpoint[]; flags: number; mapping: HnsPortMapping; sourceVIP: string; description: string }): string {
+    const destinations = new Set(o.eps.map((e) => e.ipAddress));
+    if (!(o.flags & LB_FLAGS.DSR) && destinations.size > MAX_NON_DSR_DESTINATIONS) {
+      throw new HnsError('hcnCreateLoadBalancer', 'The parameter is incorrect.', 0x57,
+        '{"Success":false,"Error":"The parameter is incorrect. Unable to initialize VFP LB rule: invalid number of destinations.","ErrorCode":2147942487}');
+    }
+    const hns = this.host.hns;
+    const idHash = createHash('sha1').update(o.eps.map((e) => e.id).sort().join(',')).digest('hex').slice(0, 8);
+    const lb: HnsLoadBalancer = {
+      id: hns.newId('lb', `${o.description}/${idHash}`), hostComputeEndpoints: o.eps.map((e) => e.id), sourceVIP: o.sourceVIP,
+      frontendVIPs: o.vips, portMappings: [o.mapping], flags: o.flags, description: o.description,
+    };
+    // Each load balancer holds one reference to each remote endpoint it uses; removePort releases them.
+    for (const id of lb.hostComputeEndpoints) if (this.remoteRefs.has(id)) this.remoteRefs.set(id, (this.remoteRefs.get(id) ?? 0) + 1);
+    hns.addLoadBalancer(lb);
+    return lb.id;
+  }
+}
