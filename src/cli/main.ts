@@ -1,5 +1,7 @@
 // winkube's command-line entry: picks the command and prints help; each command lives in its own file.
 
+import { hnsCommand } from './hns.js';
+import { netCommand } from './net.js';
 import { upCommand } from './up.js';
 import { UsageError } from './flags.js';
 
@@ -10,7 +12,7 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [upCommand];
+const COMMANDS: Command[] = [upCommand, netCommand, hnsCommand];
 
 function mainHelp(): string {
   return [

@@ -11,6 +11,7 @@ import type { Kubelet } from '../kubelet.js';
 import { kubeletConfigz } from '../configz.js';
 import { parseLogOptions, readLogs } from '../logs/read-logs.js';
 import { statsEndpoint } from '../stats/endpoints.js';
+import { networkEndpoint, type NetworkInspection } from './network-endpoints.js';
 
 export interface KubeletServerTls {
   cert: string;
@@ -27,6 +28,8 @@ export interface KubeletServerConfig {
   /** Upgrade requests (exec, attach, portforward) for one node, after routing; answers 404 when absent. */
   upgrade?: (kubelet: Kubelet, route: string[], url: URL, req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   port?: number;
+  /** The agent's network model, for the /winkube/net, /winkube/hns and /winkube/kube-proxy inspection paths. */
+  network?: NetworkInspection;
 }
 
 export class KubeletServer {
@@ -84,6 +87,18 @@ export class KubeletServer {
         case 'stats': case 'metrics': {
           const answer = statsEndpoint(kubelet.statsSource(), parts, url.searchParams, this.cfg.now());
           if (answer) return send(res, answer.status, answer.contentType, answer.body);
+          break;
+        }
+        case 'winkube': {
+          if (!this.cfg.network) break;
+          void networkEndpoint(this.cfg.network, kubelet.profile.name, rest, url.searchParams).then((answer) => {
+            if (answer) send(res, answer.status, answer.contentType, answer.body);
+            else text(res, 404, '404 page not found\n');
+          }, (err: unknown) => {
+            this.cfg.logger.error('network inspection failed', { url: req.url, err: String(err) });
+            if (!res.headersSent) text(res, 500, `${String(err)}\n`);
+          });
+          return;
         }
       }
       text(res, 404, '404 page not found\n');
