@@ -16,6 +16,7 @@ import * as replicaset from './replicaset/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import * as rootca from './rootcacertpublisher/controller.js';
+import * as servicelb from './servicelb/controller.js';
 import type { Controller } from './util/base.js';
 import { createEventRecorder } from '../client/event-recorder.js';
 import type { EventRecorder } from './util/events.js';
@@ -91,7 +92,9 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) })
     .register({ name: podgc.NAME, aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: rootca.NAME, aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
-    .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) });
+    .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) })
+    // The emulated cloud provider's part (cloud-controller-manager's service controller on a real cluster).
+    .register({ name: servicelb.NAME, aliases: ['service-lb'], create: (c) => new servicelb.ServiceLbController({ ...c, recorder: c.recorder(servicelb.COMPONENT) }) });
 }
 
 export interface ControllerManagerOptions {

@@ -14,13 +14,18 @@ export class HnsState {
   readonly networks = new Map<string, HnsNetwork>();
   readonly endpoints = new Map<string, HnsEndpoint>();
   readonly loadBalancers = new Map<string, HnsLoadBalancer>();
+  /** Endpoints by address: kube-proxy looks every backend up on every sync. */
+  private readonly byIP = new Map<string, HnsEndpoint>();
   private seq = 0;
+  private prefix?: string;
 
   constructor(readonly node: string, readonly version: HnsVersion) {}
 
-  /** A fresh GUID for an object of this node (load balancers and remote endpoints are created and deleted often). */
-  newId(kind: string, name: string): string {
-    return hnsGuid(this.node, kind, name, String(this.seq++));
+  /** A fresh GUID for an object of this node (load balancers and remote endpoints come and go often). */
+  newId(_kind: string, _name: string): string {
+    // The node's stable prefix plus a sequence number: unique per node, and cheap enough for 10,000s per sync.
+    this.prefix ??= hnsGuid(this.node, 'objects').slice(0, 23);
+    return `${this.prefix}${(this.seq++).toString(16).toUpperCase().padStart(12, '0')}`;
   }
 
   networkByName(name: string): HnsNetwork | undefined {
@@ -36,7 +41,7 @@ export class HnsState {
 
   deleteNetwork(id: string): void {
     this.networks.delete(id);
-    for (const [eid, e] of this.endpoints) if (e.networkId === id) this.endpoints.delete(eid);
+    for (const [eid, e] of this.endpoints) if (e.networkId === id) this.deleteEndpoint(eid);
   }
 
   endpointByName(name: string): HnsEndpoint | undefined {
@@ -45,18 +50,23 @@ export class HnsState {
   }
 
   endpointByIP(ip: string): HnsEndpoint | undefined {
-    for (const e of this.endpoints.values()) if (e.ipAddress === ip || e.ipv6Address === ip) return e;
-    return undefined;
+    return this.byIP.get(ip);
   }
 
   addEndpoint(e: HnsEndpoint): HnsEndpoint {
     if (!this.networks.has(e.networkId)) throw new HnsError('hcnCreateEndpoint', 'Element not found.', 0x80070490);
     this.endpoints.set(e.id, e);
+    this.byIP.set(e.ipAddress, e);
+    if (e.ipv6Address) this.byIP.set(e.ipv6Address, e);
     return e;
   }
 
   deleteEndpoint(id: string): void {
+    const e = this.endpoints.get(id);
+    if (!e) return;
     this.endpoints.delete(id);
+    if (this.byIP.get(e.ipAddress) === e) this.byIP.delete(e.ipAddress);
+    if (e.ipv6Address && this.byIP.get(e.ipv6Address) === e) this.byIP.delete(e.ipv6Address);
   }
 
   addLoadBalancer(lb: HnsLoadBalancer): HnsLoadBalancer {

@@ -2,7 +2,6 @@
 // and remote endpoints in the node's HnsState (kubernetes/kubernetes pkg/proxy/winkernel/proxier.go syncProxyRules,
 // hns.go; windows-facts.md §4). What the flow model then finds in HNS is what decides where a packet goes.
 
-import { createHash } from 'node:crypto';
 import type { HnsFeatures } from '../../hns/features.js';
 import type { HnsState } from '../../hns/hns-state.js';
 import {
@@ -15,6 +14,8 @@ import { servicePortKey, type ProxyEndpoint, type ServicePort } from '../service
 
 /** Unique destinations one non-DSR HNS load balancer takes (kubernetes/kubernetes#98680, docs windows-networking.md Limitations). */
 export const MAX_NON_DSR_DESTINATIONS = 64;
+/** Remote endpoints carry no DNS settings; one shared frozen value keeps 10,000s of them small. */
+const NO_DNS = Object.freeze({ servers: Object.freeze([]) as unknown as string[], search: Object.freeze([]) as unknown as string[] });
 const PROTOCOL_NUMBER: Record<string, number> = { TCP: 6, UDP: 17, SCTP: 132 };
 
 export interface WinKernelHost {
@@ -45,6 +46,7 @@ function gateOn(cfg: KubeProxyProfile, gate: 'WinDSR' | 'WinOverlay', minor: num
 
 export class WinKernelProxier {
   readonly log: ProxyLog;
+  /** `namespace/name` → IDs of the HNS load balancers programmed for the Service. */
   private readonly applied = new Map<string, string[]>();
   private readonly remoteRefs = new Map<string, number>();
   private network?: HnsNetwork;
@@ -107,37 +109,37 @@ export class WinKernelProxier {
     return true;
   }
 
-  /** A full sync: every Service port; load balancers of ports no longer present are deleted. */
+  /** A full sync: every Service port; load balancers of Services no longer present are deleted. */
   syncAll(ports: readonly ServicePort[]): void {
     if (this.fatal || !this.findNetwork()) return;
-    const seen = new Set<string>();
-    const byKey = new Map<string, ServicePort[]>();
+    const byService = new Map<string, ServicePort[]>();
     for (const sp of ports) {
-      const key = `${servicePortKey(sp)}/${sp.protocol}`;
-      seen.add(key);
-      byKey.set(key, [...(byKey.get(key) ?? []), sp]);
+      const k = `${sp.namespace}/${sp.name}`;
+      byService.set(k, [...(byService.get(k) ?? []), sp]);
     }
-    for (const key of [...this.applied.keys()]) if (!seen.has(key)) this.removePort(key);
-    for (const [key, list] of byKey) for (const sp of list) this.syncPort(key, sp);
+    for (const k of [...this.applied.keys()]) if (!byService.has(k)) this.removeService(k);
+    for (const [k, list] of byService) this.applyService(k, list);
   }
 
   /** An incremental sync of one Service (its ports now, or none once it is deleted). */
   syncService(namespace: string, name: string, ports: readonly ServicePort[]): void {
     if (this.fatal || !this.findNetwork()) return;
-    const prefix = `${namespace}/${name}`;
-    const keep = new Set(ports.map((sp) => `${servicePortKey(sp)}/${sp.protocol}`));
-    for (const key of [...this.applied.keys()]) {
-      const svc = key.slice(0, key.lastIndexOf('/')).replace(/:[^/]*$/, '');
-      if (svc === prefix && !keep.has(key)) this.removePort(key);
-    }
-    for (const sp of ports) this.syncPort(`${servicePortKey(sp)}/${sp.protocol}`, sp);
+    this.applyService(`${namespace}/${name}`, ports);
+  }
+
+  private applyService(key: string, ports: readonly ServicePort[]): void {
+    // Endpoints may have changed: the Service's load balancers are rebuilt (winProxyOptimization's in-place reuse
+    // saves HNS calls and ends in the same state).
+    this.removeService(key);
+    if (ports.length === 0) return;
+    this.applied.set(key, ports.flatMap((sp) => this.syncPort(sp)));
   }
 
   private clearAll(): void {
-    for (const key of [...this.applied.keys()]) this.removePort(key);
+    for (const key of [...this.applied.keys()]) this.removeService(key);
   }
 
-  private removePort(key: string): void {
+  private removeService(key: string): void {
     for (const id of this.applied.get(key) ?? []) {
       const lb = this.host.hns.loadBalancers.get(id);
       this.host.hns.deleteLoadBalancer(id);
@@ -176,7 +178,7 @@ export class WinKernelProxier {
     const pa = overlay ? this.providerAddressOf(ep.ip) : undefined;
     const e = hns.addEndpoint({
       id: hns.newId('remote-endpoint', ep.ip), name: `remote_${ep.ip}`, networkId: net.id, ipAddress: ep.ip, prefixLength: 32,
-      macAddress: conjureMac('02-11', ep.ip), gatewayAddress: '', dns: { servers: [], search: [] }, isRemoteEndpoint: true,
+      macAddress: conjureMac('02-11', ep.ip), gatewayAddress: '', dns: NO_DNS, isRemoteEndpoint: true,
       policies: overlay ? [{ type: 'ProviderAddress', providerAddress: pa ?? this.host.nodeIP }] : [],
     });
     // Counted per load balancer that uses it (createLoadBalancer); one that ends up unused is deleted after the sync.
@@ -196,17 +198,14 @@ export class WinKernelProxier {
     return undefined;
   }
 
-  private syncPort(key: string, sp: ServicePort): void {
-    // Endpoints may have changed: this port's load balancers are rebuilt (winProxyOptimization's in-place reuse
-    // is an HNS call-count saving with the same end state).
-    this.removePort(key);
+  /** Programs one Service port; returns the IDs of the load balancers it created. */
+  private syncPort(sp: ServicePort): string[] {
     const features = this.host.features;
     const preserveDIP = sp.annotations['preserve-destination'] === 'true' && features.dsr;
     const localTrafficDSR = sp.externalTrafficLocal && features.dsr;
     if (this.usable(sp.endpoints, false).length === 0) {
       this.log.info('Endpoint information not available for service, not applying any policy', { serviceName: servicePortKey(sp) });
-      this.applied.set(key, []);
-      return;
+      return [];
     }
     if (sp.sessionAffinityClientIP && !features.sessionAffinity) {
       this.log.warn('Session Affinity is not supported on this version of Windows', { serviceName: servicePortKey(sp) });
@@ -249,7 +248,6 @@ export class WinKernelProxier {
       const flags = PORT_MAPPING_FLAGS.VipExternalIP | (preserveDIP ? PORT_MAPPING_FLAGS.UseMux | PORT_MAPPING_FLAGS.PreserveDIP : 0);
       create('LoadBalancer', [ip], eps, preserveDIP || localTrafficDSR ? LB_FLAGS.DSR : 0, pm(sp.port, flags));
     }
-    this.applied.set(key, ids);
     // Remote endpoints made for this port but used by no load balancer (every creation failed) go again.
     for (const id of made) {
       if (this.remoteRefs.get(id) === 0) {
@@ -257,6 +255,7 @@ export class WinKernelProxier {
         this.host.hns.deleteEndpoint(id);
       }
     }
+    return ids;
   }
 
   private createLoadBalancer(o: { vips: string[]; eps: HnsEndpoint[]; flags: number; mapping: HnsPortMapping; sourceVIP: string; description: string }): string {
@@ -266,9 +265,8 @@ export class WinKernelProxier {
         '{"Success":false,"Error":"The parameter is incorrect. Unable to initialize VFP LB rule: invalid number of destinations.","ErrorCode":2147942487}');
     }
     const hns = this.host.hns;
-    const idHash = createHash('sha1').update(o.eps.map((e) => e.id).sort().join(',')).digest('hex').slice(0, 8);
     const lb: HnsLoadBalancer = {
-      id: hns.newId('lb', `${o.description}/${idHash}`), hostComputeEndpoints: o.eps.map((e) => e.id), sourceVIP: o.sourceVIP,
+      id: hns.newId('lb', o.description), hostComputeEndpoints: o.eps.map((e) => e.id), sourceVIP: o.sourceVIP,
       frontendVIPs: o.vips, portMappings: [o.mapping], flags: o.flags, description: o.description,
     };
     // Each load balancer holds one reference to each remote endpoint it uses; removePort releases them.
