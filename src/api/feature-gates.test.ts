@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_FEATURE_GATES, featureEnabled, featureGates, parseFeatureGates, setFeatureGates } from './feature-gates.js';
 
 test('Kubernetes 1.33 defaults, frozen', () => {
-  assert.deepEqual({ ...DEFAULT_FEATURE_GATES }, { IdentifyPodOS: true, WindowsHostNetwork: false });
+  assert.deepEqual({ ...DEFAULT_FEATURE_GATES }, { IdentifyPodOS: true, WindowsHostNetwork: false, RelaxedEnvironmentVariableValidation: true });
   assert.ok(Object.isFrozen(DEFAULT_FEATURE_GATES));
   assert.throws(() => { (DEFAULT_FEATURE_GATES as { WindowsHostNetwork: boolean }).WindowsHostNetwork = true; }, TypeError);
   assert.equal(featureEnabled('WindowsHostNetwork'), false);
@@ -18,7 +18,7 @@ test('setFeatureGates overrides on top of the defaults and restores the previous
     assert.equal(featureEnabled('IdentifyPodOS'), true);
     const restoreInner = setFeatureGates({ IdentifyPodOS: false });
     // Each call starts from the defaults, not from the gates in force.
-    assert.deepEqual({ ...featureGates() }, { IdentifyPodOS: false, WindowsHostNetwork: false });
+    assert.deepEqual({ ...featureGates() }, { IdentifyPodOS: false, WindowsHostNetwork: false, RelaxedEnvironmentVariableValidation: true });
     restoreInner();
     assert.equal(featureEnabled('WindowsHostNetwork'), true);
   } finally {

@@ -18,6 +18,12 @@ export interface FeatureGates {
    * (pkg/kubelet/kuberuntime/kuberuntime_sandbox_windows.go; its test TestGeneratePodSandboxWindowsConfig_HostNetwork).
    */
   WindowsHostNetwork: boolean;
+  /**
+   * env[].name and envFrom[].prefix may use any printable ASCII but '=' (KEP-4369: alpha 1.30, beta and on 1.32,
+   * GA 1.34), e.g. .NET's `Logging:LogLevel`; off restores the C-identifier-like rule that seed 004 "Known
+   * Limitations" describes (pkg/apis/core/validation/validation.go ValidateEnv).
+   */
+  RelaxedEnvironmentVariableValidation: boolean;
 }
 
 export type FeatureGateName = keyof FeatureGates;
@@ -25,6 +31,7 @@ export type FeatureGateName = keyof FeatureGates;
 export const DEFAULT_FEATURE_GATES: Readonly<FeatureGates> = Object.freeze({
   IdentifyPodOS: true,
   WindowsHostNetwork: false,
+  RelaxedEnvironmentVariableValidation: true,
 });
 
 let current: Readonly<FeatureGates> = DEFAULT_FEATURE_GATES;

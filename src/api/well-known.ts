@@ -6,3 +6,9 @@
  * InternalIP:daemonEndpoints.kubeletEndpoint.Port on a real cluster.
  */
 export const KUBELET_SERVER_ANNOTATION = 'winkube.io/kubelet-server';
+
+/**
+ * Where the cluster DNS really answers (host:port on loopback, UDP and TCP), on the kube-dns Service in kube-system:
+ * its ClusterIP is modelled and never dialled, so `dig @127.0.0.1 -p PORT` is how a user asks it.
+ */
+export const DNS_SERVER_ANNOTATION = 'winkube.io/dns-server';

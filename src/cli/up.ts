@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cluster } from '../cluster/cluster.js';
 import { loadProfiles } from '../cluster/components.js';
+import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { createLogger, type LogLevel } from '../util/log.js';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.js';
@@ -17,6 +18,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'log-level', type: 'string', help: 'error | warn | info | debug', default: 'info', placeholder: 'LEVEL' },
   { name: 'dashboard', type: 'boolean', help: 'serve the dashboard (a web page of the fleet, pods and events) on 127.0.0.1; --dashboard=false turns it off', default: true },
   { name: 'dashboard-port', type: 'number', help: 'port of the dashboard; 0 picks a free one', default: 0 },
+  { name: 'dns-port', type: 'number', help: 'port of the cluster DNS server on 127.0.0.1 (UDP and TCP, kube-dns\'s answers); 0 picks a free one', default: 0 },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
 ];
@@ -33,6 +35,10 @@ export const upCommand: Command = {
     '',
     'The default fleet: a Linux control-plane node, a Linux worker, two Windows Server 2019 workers and',
     'one Windows Server 2022 worker. --fleet replaces it (see docs/node-profiles.md for the format).',
+    '',
+    'kubeadm\'s DNS add-on (the kube-dns Service at 10.96.0.10, the coredns Deployment) is created, and a real',
+    'DNS server answers for it on 127.0.0.1: `dig @127.0.0.1 -p PORT kubernetes.default.svc.cluster.local`.',
+    'up prints "DNS: 127.0.0.1:PORT"; the kube-dns Service carries it as annotation winkube.io/dns-server.',
     '',
     'Flags:',
     flagHelp(FLAGS),
@@ -77,11 +83,15 @@ export const upCommand: Command = {
     const started = Date.now();
     const say = (msg: string) => process.stdout.write(`${msg}\n`);
     say(`winkube: starting cluster in ${dataDir}`);
+    // Pairs the Windows docs do not list (OS build, runtime, version skew) start anyway; say so up front.
+    for (const w of formatFleetWarnings(fleetWarnings(profiles))) say(`  ! warning: ${w}`);
     const dashboardPort = flags['dashboard-port'] as number;
     if (!Number.isInteger(dashboardPort) || dashboardPort < 0 || dashboardPort > 65535) throw new UsageError(`invalid --dashboard-port ${dashboardPort}`);
+    const dnsPort = flags['dns-port'] as number;
+    if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort,
     });
     let stopping = false;
     const stop = async (signal: string) => {
@@ -105,6 +115,7 @@ export const upCommand: Command = {
     const secs = ((Date.now() - started) / 1000).toFixed(2);
     say(`winkube: cluster ready in ${secs}s — ${cluster.nodeCount} nodes Ready, API server at ${cluster.serverUrl}`);
     if (cluster.dashboardUrl) say(`dashboard: ${cluster.dashboardUrl}`);
+    if (cluster.dnsAddress) say(`DNS: ${cluster.dnsAddress}`);
     say(`export KUBECONFIG=${kubeconfig}`);
     await new Promise(() => {}); // serve until a signal arrives
     return 0;

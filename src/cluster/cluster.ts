@@ -7,7 +7,10 @@ import { loadOrCreatePki, type ClusterPki } from '../apiserver/pki.js';
 import { STRATEGIES } from '../api/strategies/index.js';
 import { RealClock, type Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
-import { ControlPlane } from './control-plane.js';
+import { ControlPlane, DEFAULT_SERVICE_CIDR } from './control-plane.js';
+import { ensureDnsAddon } from '../network/dns/addon.js';
+import { startClusterDns, type RunningClusterDns } from '../network/dns/cluster-dns.js';
+import { nthHost, parseCidr } from '../network/ipam/cidr.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { startComponents, type RunningComponents } from './components.js';
 import { startDashboard } from '../dashboard/server.js';
@@ -27,6 +30,8 @@ export interface ClusterConfig {
   progress?: (step: string) => void;
   /** Port of the dashboard on 127.0.0.1 (0 = a free one); no dashboard when undefined. */
   dashboardPort?: number;
+  /** Port of the cluster DNS server on 127.0.0.1, UDP and TCP (0 = a free one); no DNS server when undefined. */
+  dnsPort?: number;
 }
 
 export class Cluster {
@@ -35,6 +40,7 @@ export class Cluster {
   private readonly pki: ClusterPki;
   private components?: RunningComponents;
   private dashboard?: Awaited<ReturnType<typeof startDashboard>>;
+  private dns?: RunningClusterDns;
   private readonly clock: Clock;
 
   constructor(private readonly cfg: ClusterConfig) {
@@ -60,6 +66,11 @@ export class Cluster {
     return this.dashboard?.url;
   }
 
+  /** host:port of the cluster DNS server, once it answers. */
+  get dnsAddress(): string | undefined {
+    return this.dns?.address;
+  }
+
   get nodeCount(): number {
     return this.components?.nodeCount ?? 0;
   }
@@ -70,6 +81,16 @@ export class Cluster {
     const port = await this.http.listen();
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
     step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
+    if (this.cfg.dnsPort !== undefined) {
+      // kubeadm's DNS add-on at the tenth Service address, then the server that answers for it.
+      const dnsIP = nthHost(parseCidr(DEFAULT_SERVICE_CIDR), 10);
+      await ensureDnsAddon(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), { dnsIP });
+      this.dns = await startClusterDns({
+        client: this.controlPlane.client({ name: 'system:serviceaccount:kube-system:coredns', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }),
+        clock: this.clock, logger: this.cfg.logger, dnsIP, port: this.cfg.dnsPort,
+      });
+      step(`cluster DNS answering on ${this.dns.address} (UDP and TCP) for kube-dns ${dnsIP}`);
+    }
     this.components = await startComponents({
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
@@ -90,6 +111,7 @@ export class Cluster {
 
   async stop(): Promise<void> {
     await this.dashboard?.close();
+    await this.dns?.stop();
     await this.components?.stop();
     await this.http.close();
     await this.controlPlane.stop();

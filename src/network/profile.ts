@@ -30,6 +30,18 @@ export interface NodeNetworkProfile {
   /** flannel vxlan: VNI (≥ 4096 on Windows) and UDP port (4789 only on Windows). */
   vni?: number;
   port?: number;
+  /** flannel: the backend's `Name` (HNS network name; default `cbr0` for host-gw, `flannel.<VNI>` for vxlan). */
+  networkName?: string;
+  /** flannel vxlan `MacPrefix` (Windows, `xx-xx`, default 0E-2A). */
+  macPrefix?: string;
+  /** flannel vxlan `DirectRouting` / `GBP`: Linux-only options flanneld refuses on Windows. */
+  directRouting?: boolean;
+  gbp?: boolean;
+  /** flanneld --ip-masq (FLANNEL_IPMASQ in subnet.env); default true as sig-windows-tools starts it. */
+  ipMasq?: boolean;
+  /** The cluster pod network (FLANNEL_NETWORK) and Service CIDR the generated CNI config excepts from SNAT. */
+  clusterCIDR?: string;
+  serviceCIDR?: string;
   /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
   cniConfig?: string;
   kubeProxy: KubeProxyProfile;

@@ -1,10 +1,23 @@
 // Kubelet pod admission (pkg/kubelet/lifecycle/predicate.go): OS label and OS field first, then the resource fit
-// and node selector checks of GeneralPredicates, with the kubelet's reasons and messages (windows-facts §3.2).
+// and node selector checks of GeneralPredicates, with the kubelet's reasons and messages (windows-facts §3.2). The OS
+// checks exist only in the kubelet versions that have them (see podOSChecks).
 
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { parseQuantity } from '../api/quantity.js';
 import type { AdmitResult } from './stages/types.js';
 import type { NodeProfile } from './profile.js';
+import { featureEnabled } from './feature-gates.js';
+import { kubeletAtLeast } from './kube-version.js';
+
+/**
+ * Which OS checks the node's kubelet makes. Both came with kubernetes/kubernetes#105292 in v1.23; `spec.os` is read
+ * only where IdentifyPodOS is on: v1.23 with the gate enabled, v1.24+ always (seed 002 "Pods > OS field": the gate
+ * "needs to be enabled for this field to be recognized and used by control plane components and kubelet"). An older
+ * kubelet ignores both, as its API types have no `spec.os` and its predicates no OS label check.
+ */
+export function podOSChecks(profile: Pick<NodeProfile, 'kubeletVersion' | 'featureGates'>): { label: boolean; field: boolean } {
+  return { label: kubeletAtLeast(profile.kubeletVersion, 23), field: featureEnabled(profile, 'IdentifyPodOS') };
+}
 
 /** Requests as numbers: cpu in millicores, everything else in whole units (bytes, counts). */
 export type Requests = Map<string, number>;
@@ -44,11 +57,12 @@ function allocatableNumbers(allocatable: Record<string, string>): Requests {
 }
 
 export function admitPod(pod: Pod, profile: NodeProfile, nodeLabels: Record<string, string>, allocatable: Record<string, string>, admitted: Pod[]): AdmitResult {
+  const checks = podOSChecks(profile);
   const podOS = pod.metadata?.labels?.['kubernetes.io/os'];
-  if (podOS !== undefined && podOS !== profile.os) {
+  if (checks.label && podOS !== undefined && podOS !== profile.os) {
     return { admit: false, reason: 'PodOSSelectorNodeLabelDoesNotMatch', message: 'Failed to admit pod as the `kubernetes.io/os` label doesn\'t match node label' };
   }
-  if (pod.spec?.os?.name && pod.spec.os.name !== profile.os) {
+  if (checks.field && pod.spec?.os?.name && pod.spec.os.name !== profile.os) {
     return { admit: false, reason: 'PodOSNotSupported', message: 'Failed to admit pod as the OS field doesn\'t match node OS' };
   }
   // Resource fit (pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest, as the kubelet reuses it).

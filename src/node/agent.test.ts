@@ -72,7 +72,8 @@ test('a pod bound to a Windows node runs, gets an IP, events; kubectl delete fin
   await clock.advance(20_000);
   const pod = (await client.get(R.pods, 'default', 'web-1')) as unknown as Pod;
   assert.equal(pod.status?.phase, 'Running');
-  assert.equal(pod.status?.podIP, '10.244.2.2');
+  // flannel host-gw: .1 is the cbr0 gateway and .2 the host's cbr0_ep, so the first pod gets .3.
+  assert.equal(pod.status?.podIP, '10.244.2.3');
   assert.equal(pod.status?.hostIP, '172.18.0.4');
   assert.equal(pod.status?.qosClass, 'BestEffort');
   assert.equal(pod.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
@@ -91,7 +92,7 @@ test('a pod bound to a Windows node runs, gets an IP, events; kubectl delete fin
   // The address is free again.
   await client.create(R.pods, 'default', webPod('web-2', 'winkube-win2019-1'));
   await clock.advance(3_000);
-  assert.equal(((await client.get(R.pods, 'default', 'web-2')) as unknown as Pod).status?.podIP, '10.244.2.3', 'host-local hands out the next address first');
+  assert.equal(((await client.get(R.pods, 'default', 'web-2')) as unknown as Pod).status?.podIP, '10.244.2.4', 'host-local hands out the next address first');
   agent.stop();
 });
 

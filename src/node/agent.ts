@@ -19,6 +19,8 @@ import type { ConfigSource } from './process/env-vars.js';
 import { PodDirectory } from './process/pod-directory.js';
 import { DEFAULT_CLUSTER_DNS, FlatNetwork } from '../network/flat/flat-network.js';
 import { Kubelet } from './kubelet.js';
+import { leaseOf } from '../network/cni/flannel-setup.js';
+import type { Node } from 'kubernetes-types/core/v1.js';
 import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
 import { serveStream } from './server/stream-handlers.js';
 
@@ -74,9 +76,11 @@ export class NodeAgent {
     };
     // The flat network until the data plane exists: pods by IP from the kubelets, Services and their endpoints.
     const endpointSlices = this.informers.for(R.endpointslices);
+    // Not waited for: a node joined to another cluster may not list namespaces (the DNS zone then assumes they exist).
+    const namespaces = this.informers.for(R.namespaces);
     const directory = new PodDirectory({
       now: () => o.clock.now(),
-      services, endpointSlices, pods: this.podInformer,
+      services, endpointSlices, namespaces, pods: this.podInformer,
       nodeIPs: new Set(o.profiles.map((p) => p.internalIP)), dnsIP: DEFAULT_CLUSTER_DNS,
     });
     const network = new FlatNetwork(directory);
@@ -110,7 +114,17 @@ export class NodeAgent {
     }));
     for (const k of all) k.start();
     // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
-    const lookups = [this.configMaps, this.secrets, this.runtimeClasses, ...this.lookups];
+    // flanneld's kube subnet manager on every node follows the other nodes' leases (RemoteSubnetRoutes, host routes).
+    const nodes = this.informers.for(R.nodes);
+    const peer = (o: KubeObject, gone = false) => {
+      const n = o as unknown as Node;
+      const name = n.metadata?.name;
+      if (!name) return;
+      const lease = gone ? undefined : leaseOf(n);
+      for (const k of this.kubelets.values()) k.nodeNetwork.peerLease(name, lease);
+    };
+    nodes.addHandler({ add: (o) => peer(o), update: (_old, o) => peer(o), delete: (o) => peer(o, true) });
+    const lookups = [this.configMaps, this.secrets, this.runtimeClasses, nodes, ...this.lookups];
     for (const inf of lookups) inf.start();
     await Promise.all(lookups.map((inf) => inf.waitForSync()));
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {

@@ -3,6 +3,7 @@
 import type { Taint } from 'kubernetes-types/core/v1.js';
 import { fieldErr, type FieldError } from '../api/errors.js';
 import { tryParseQuantity } from '../api/quantity.js';
+import { featureGateProblems } from './feature-gates.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,4 +57,19 @@ export function checkTaints(v: unknown, path: string, errs: FieldError[]): void 
     if (!TAINT_EFFECTS.includes(taint.effect as string)) errs.push(fieldErr.notSupported(`${path}[${i}].effect`, taint.effect, TAINT_EFFECTS));
     if (taint.value !== undefined && typeof taint.value !== 'string') errs.push(fieldErr.invalid(`${path}[${i}].value`, taint.value, 'must be a string'));
   });
+}
+
+/**
+ * kubelet --feature-gates as a mapping of gate → boolean. A gate the kubelet version does not know, or a locked one
+ * set against its lock, stops the kubelet, so the fleet refuses it with component-base's message.
+ */
+export function checkFeatureGates(v: unknown, kubeletVersion: string, path: string, errs: FieldError[]): void {
+  if (v === undefined) return;
+  if (!isObj(v)) return void errs.push(fieldErr.invalid(path, v, 'must be a mapping of feature gate name to true or false'));
+  const gates: Record<string, boolean> = {};
+  for (const [k, on] of Object.entries(v)) {
+    if (typeof on !== 'boolean') errs.push(fieldErr.invalid(`${path}.${k}`, on, 'must be true or false'));
+    else gates[k] = on;
+  }
+  for (const p of featureGateProblems(gates, kubeletVersion)) errs.push(fieldErr.invalid(`${path}.${p.gate}`, gates[p.gate], `${p.message} (kubelet ${kubeletVersion})`));
 }

@@ -2,19 +2,53 @@
 
 import { formatCidr, nthHost, nthSubnet, parseCidr } from '../network/ipam/cidr.js';
 import {
-  DEFAULT_CONTAINERD_VERSION, DEFAULT_DOCKER_VERSION, DEFAULT_KUBELET_VERSION, defaultEvictionHard, windowsKernelVersion,
+  DEFAULT_CONTAINERD_VERSION, DEFAULT_DOCKER_VERSION, DEFAULT_KUBELET_VERSION, DEFAULT_SANDBOX_IMAGE, defaultEvictionHard, windowsKernelVersion,
   type NodeProfile,
 } from './profile.js';
 
+/** One Windows Server release a node can run. */
+export interface WindowsRelease {
+  /** The name Microsoft's tables use, e.g. `Windows Server, version 1903` (seed 000 "Handling multiple Windows versions"). */
+  product: string;
+  /** nodeInfo.osImage: the registry's ProductName, which names no version on Semi-Annual Channel releases. */
+  osImage: string;
+  /** A late Update Build Revision of the release (its last or a recent cumulative update). */
+  ubr: number;
+  channel: 'LTSC' | 'SAC';
+  /** Tag of the release's Server Core base image (mcr.microsoft.com/windows/servercore:<tag>). */
+  imageTag: string;
+  /** Tag of its Nano Server image where it differs (WS2016's Nano Server is `sac2016`). */
+  nanoTag?: string;
+  /** The pause image of the release's era when registry.k8s.io/pause:3.10 has no entry for its build. */
+  sandboxImage?: string;
+}
+
 /**
- * Known Windows Server releases: build → product name, a recent UBR (docs "Windows containers in Kubernetes") and
- * the LTSC tag of the base images built for it.
+ * Known Windows Server releases by build. Builds, product names and tags: seed 000 "Handling multiple Windows
+ * versions" (1809/1903), seed 001 tables and IPv6 note (2004 = 10.0.19041), seed 003 (WS2022 = 10.0.20348); the others
+ * (WS2016, 1709, 1803, 1909, 20H2, WS2025) from Microsoft's Windows Server release information. Releases the current
+ * pause image has no entry for run one of their era: the node-built kubeletwin/pause of seed 004's start-kubelet.ps1
+ * (WS2016–1803), and k8s.gcr.io/pause:3.5 (seed 002 "Pause image"; kubernetes build/pause/Makefile of 3.5: OSVERSION
+ * 1809 1903 1909 2004 20H2) for 1903–20H2.
  */
-export const WINDOWS_RELEASES: Record<string, { osImage: string; ubr: number; ltscTag: string }> = {
-  '10.0.17763': { osImage: 'Windows Server 2019 Datacenter', ubr: 6893, ltscTag: 'ltsc2019' },
-  '10.0.20348': { osImage: 'Windows Server 2022 Datacenter', ubr: 3453, ltscTag: 'ltsc2022' },
-  '10.0.26100': { osImage: 'Windows Server 2025 Datacenter', ubr: 3476, ltscTag: 'ltsc2025' },
+export const WINDOWS_RELEASES: Record<string, WindowsRelease> = {
+  '10.0.14393': { product: 'Windows Server 2016', osImage: 'Windows Server 2016 Datacenter', ubr: 7699, channel: 'LTSC', imageTag: 'ltsc2016', nanoTag: 'sac2016', sandboxImage: 'kubeletwin/pause' },
+  '10.0.16299': { product: 'Windows Server, version 1709', osImage: 'Windows Server Datacenter', ubr: 1087, channel: 'SAC', imageTag: '1709', sandboxImage: 'kubeletwin/pause' },
+  '10.0.17134': { product: 'Windows Server, version 1803', osImage: 'Windows Server Datacenter', ubr: 1130, channel: 'SAC', imageTag: '1803', sandboxImage: 'kubeletwin/pause' },
+  '10.0.17763': { product: 'Windows Server 2019', osImage: 'Windows Server 2019 Datacenter', ubr: 6893, channel: 'LTSC', imageTag: 'ltsc2019' },
+  '10.0.18362': { product: 'Windows Server, version 1903', osImage: 'Windows Server Datacenter', ubr: 1256, channel: 'SAC', imageTag: '1903', sandboxImage: 'k8s.gcr.io/pause:3.5' },
+  '10.0.18363': { product: 'Windows Server, version 1909', osImage: 'Windows Server Datacenter', ubr: 1556, channel: 'SAC', imageTag: '1909', sandboxImage: 'k8s.gcr.io/pause:3.5' },
+  '10.0.19041': { product: 'Windows Server, version 2004', osImage: 'Windows Server Datacenter', ubr: 1415, channel: 'SAC', imageTag: '2004', sandboxImage: 'k8s.gcr.io/pause:3.5' },
+  '10.0.19042': { product: 'Windows Server, version 20H2', osImage: 'Windows Server Datacenter', ubr: 1889, channel: 'SAC', imageTag: '20H2', sandboxImage: 'k8s.gcr.io/pause:3.5' },
+  '10.0.20348': { product: 'Windows Server 2022', osImage: 'Windows Server 2022 Datacenter', ubr: 3453, channel: 'LTSC', imageTag: 'ltsc2022' },
+  '10.0.26100': { product: 'Windows Server 2025', osImage: 'Windows Server 2025 Datacenter', ubr: 3476, channel: 'LTSC', imageTag: 'ltsc2025' },
 };
+
+/** `Windows Server, version 1903 (10.0.18362)`, or the bare build when it is not a known release. */
+export function windowsReleaseName(build: string | undefined): string {
+  const r = build ? WINDOWS_RELEASES[build] : undefined;
+  return r ? `${r.product} (${build})` : `Windows build ${build ?? '(none)'}`;
+}
 
 /**
  * Images a Windows node starts with: the pause image plus the Server Core and Nano Server base images of its own
@@ -23,9 +57,9 @@ export const WINDOWS_RELEASES: Record<string, { osImage: string; ubr: number; lt
  * ImageLocality score steers build-specific images towards matching nodes, as it does on real clusters.
  */
 export function windowsPreloadedImages(build: string): string[] {
-  const tag = WINDOWS_RELEASES[build]?.ltscTag;
-  const base = tag ? [`mcr.microsoft.com/windows/servercore:${tag}`, `mcr.microsoft.com/windows/nanoserver:${tag}`] : [];
-  return ['registry.k8s.io/pause:3.10', ...base];
+  const r = WINDOWS_RELEASES[build];
+  const base = r ? [`mcr.microsoft.com/windows/servercore:${r.imageTag}`, `mcr.microsoft.com/windows/nanoserver:${r.nanoTag ?? r.imageTag}`] : [];
+  return [r?.sandboxImage ?? DEFAULT_SANDBOX_IMAGE, ...base];
 }
 
 export interface Addressing {
@@ -119,6 +153,7 @@ export function windowsProfile(name: string, index: number, build: string, over:
     taints: [],
     roles: [],
     preloadedImages: windowsPreloadedImages(build),
+    ...(release.sandboxImage ? { sandboxImage: release.sandboxImage } : {}),
     ...defaultAddresses(index, over),
     ...over,
   };

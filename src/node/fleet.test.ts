@@ -86,3 +86,82 @@ for (const c of bad) {
     });
   });
 }
+
+// Every Windows release the fleet accepts: product name (nodeInfo.osImage), kernelVersion with the release's UBR,
+// the windows-build label value, and the base images of its own build preloaded (fleet-defaults WINDOWS_RELEASES).
+const releases: [build: string, osImage: string, kernel: RegExp, servercore: string, sandbox: string][] = [
+  ['10.0.14393', 'Windows Server 2016 Datacenter', /^10\.0\.14393\.\d+$/, 'mcr.microsoft.com/windows/servercore:ltsc2016', 'kubeletwin/pause'],
+  ['10.0.16299', 'Windows Server Datacenter', /^10\.0\.16299\.\d+$/, 'mcr.microsoft.com/windows/servercore:1709', 'kubeletwin/pause'],
+  ['10.0.17134', 'Windows Server Datacenter', /^10\.0\.17134\.\d+$/, 'mcr.microsoft.com/windows/servercore:1803', 'kubeletwin/pause'],
+  ['10.0.17763', 'Windows Server 2019 Datacenter', /^10\.0\.17763\.\d+$/, 'mcr.microsoft.com/windows/servercore:ltsc2019', 'registry.k8s.io/pause:3.10'],
+  ['10.0.18362', 'Windows Server Datacenter', /^10\.0\.18362\.\d+$/, 'mcr.microsoft.com/windows/servercore:1903', 'k8s.gcr.io/pause:3.5'],
+  ['10.0.18363', 'Windows Server Datacenter', /^10\.0\.18363\.\d+$/, 'mcr.microsoft.com/windows/servercore:1909', 'k8s.gcr.io/pause:3.5'],
+  ['10.0.19041', 'Windows Server Datacenter', /^10\.0\.19041\.\d+$/, 'mcr.microsoft.com/windows/servercore:2004', 'k8s.gcr.io/pause:3.5'],
+  ['10.0.19042', 'Windows Server Datacenter', /^10\.0\.19042\.\d+$/, 'mcr.microsoft.com/windows/servercore:20H2', 'k8s.gcr.io/pause:3.5'],
+  ['10.0.20348', 'Windows Server 2022 Datacenter', /^10\.0\.20348\.\d+$/, 'mcr.microsoft.com/windows/servercore:ltsc2022', 'registry.k8s.io/pause:3.10'],
+];
+for (const [build, osImage, kernel, servercore, sandbox] of releases) {
+  test(`windowsBuild ${build}: ${osImage}, its base images and the pause image of its era`, () => {
+    const [, win] = parseFleet(`nodes: [{name: cp}, {name: w, os: windows, windowsBuild: "${build}"}]`);
+    assert.equal(win.osImage, osImage);
+    assert.match(win.kernelVersion, kernel);
+    assert.ok(win.preloadedImages.includes(servercore), win.preloadedImages.join());
+    assert.equal(win.sandboxImage ?? 'registry.k8s.io/pause:3.10', sandbox);
+    assert.ok(win.preloadedImages.includes(sandbox), 'the sandbox image is on the node before any pod');
+  });
+}
+
+test('featureGates: parsed onto the profile', () => {
+  const [, win] = parseFleet('nodes: [{name: cp}, {name: w, os: windows, windowsBuild: 10.0.17763, kubeletVersion: v1.23.17, featureGates: {IdentifyPodOS: true}}]');
+  assert.deepEqual(win.featureGates, { IdentifyPodOS: true });
+});
+
+test('a fleet joined to another cluster may be all Windows (hostsControlPlane: false)', () => {
+  const fleet = parseFleet('nodes: [{name: w, os: windows, windowsBuild: 10.0.17763}]', 'fleet', { hostsControlPlane: false });
+  assert.equal(fleet.length, 1);
+});
+
+// Control plane only on Linux (seed 001 intro) and kubelet feature gates refused as the kubelet refuses them
+// (component-base featuregate Set).
+const refused: { name: string; doc: string; want: RegExp }[] = [
+  {
+    name: 'Windows node with the control-plane role',
+    doc: 'nodes: [{name: cp}, {name: w, os: windows, windowsBuild: 10.0.17763, roles: [worker, control-plane]}]',
+    want: /nodes\[1\]\.roles\[1\]: Forbidden: Windows is only supported as a worker node in the Kubernetes architecture and component matrix/,
+  },
+  {
+    name: 'Windows node with the legacy master role label',
+    doc: 'nodes: [{name: cp}, {name: w, os: windows, windowsBuild: 10.0.17763, labels: {node-role.kubernetes.io/master: ""}}]',
+    want: /nodes\[1\]\.labels\.node-role\.kubernetes\.io\/master: Forbidden: Windows is only supported as a worker node/,
+  },
+  {
+    name: 'no Linux node to host the control plane',
+    doc: 'nodes: [{name: w, os: windows, windowsBuild: 10.0.17763}]',
+    want: /nodes: Required value: a Kubernetes cluster must always include Linux master nodes/,
+  },
+  {
+    name: 'a gate the kubelet version predates',
+    doc: 'nodes: [{name: a, kubeletVersion: v1.22.17, featureGates: {IdentifyPodOS: true}}]',
+    want: /nodes\[0\]\.featureGates\.IdentifyPodOS: Invalid value: true: unrecognized feature gate: IdentifyPodOS \(kubelet v1\.22\.17\)/,
+  },
+  {
+    name: 'a gate removed after GA (the default kubelet v1.33)',
+    doc: 'nodes: [{name: a, featureGates: {IdentifyPodOS: true}}]',
+    want: /nodes\[0\]\.featureGates\.IdentifyPodOS: Invalid value: true: unrecognized feature gate: IdentifyPodOS/,
+  },
+  {
+    name: 'a locked GA gate set against its lock',
+    doc: 'nodes: [{name: a, kubeletVersion: v1.25.16, featureGates: {IdentifyPodOS: false}}]',
+    want: /nodes\[0\]\.featureGates\.IdentifyPodOS: Invalid value: false: cannot set feature gate IdentifyPodOS to false, feature is locked to true/,
+  },
+  {
+    name: 'a gate value that is not a boolean',
+    doc: 'nodes: [{name: a, featureGates: {WindowsHostNetwork: "yes"}}]',
+    want: /nodes\[0\]\.featureGates\.WindowsHostNetwork: Invalid value: "yes": must be true or false/,
+  },
+];
+for (const c of refused) {
+  test(`rejects: ${c.name}`, () => {
+    assert.throws(() => parseFleet(c.doc), (err: unknown) => err instanceof FleetError && c.want.test(err.message));
+  });
+}

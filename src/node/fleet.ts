@@ -3,12 +3,14 @@
 
 import { parse as parseYaml } from 'yaml';
 import { fieldErr, type FieldError } from '../api/errors.js';
-import { checkEnum, checkEviction, checkResources, checkStringList, checkStringMap, checkTaints } from './fleet-checks.js';
+import { checkEnum, checkEviction, checkFeatureGates, checkResources, checkStringList, checkStringMap, checkTaints } from './fleet-checks.js';
+import { linuxControlPlaneError, windowsControlPlaneErrors } from './fleet-support.js';
 import { parseCidr } from '../network/ipam/cidr.js';
+import { parseNetworkProfile } from '../network/profile-parse.js';
 import {
   addressesFor, DEFAULT_ADDRESSING, linuxProfile, runtimeVersion, WINDOWS_RELEASES, windowsProfile, type Addressing,
 } from './fleet-defaults.js';
-import { WINDOWS_PRIORITY_CLASSES, windowsKernelVersion, type NodeProfile } from './profile.js';
+import { DEFAULT_KUBELET_VERSION, WINDOWS_PRIORITY_CLASSES, windowsKernelVersion, type NodeProfile } from './profile.js';
 
 export const FLEET_API_VERSION = 'winkube.io/v1alpha1';
 export const FLEET_KIND = 'NodeFleet';
@@ -27,24 +29,34 @@ const NODE_FIELDS = new Set([
   'name', 'count', 'os', 'arch', 'windowsBuild', 'windowsUBR', 'osImage', 'kernelVersion', 'kubeletVersion',
   'containerRuntime', 'containerRuntimeVersion', 'isolation', 'capacity', 'kubeReserved', 'systemReserved',
   'evictionHard', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'sandboxImage', 'windowsPriorityClass',
+  'featureGates', 'network',
 ]);
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How the fleet is used. */
+export interface FleetOptions {
+  /**
+   * The fleet is the whole cluster (`winkube up`), so it needs a Linux node for the control plane; false for nodes
+   * joined to a cluster whose control plane runs elsewhere. Default true.
+   */
+  hostsControlPlane?: boolean;
+}
+
 /** Parses a fleet document (YAML is a superset of JSON, so one parser reads both). Throws FleetError. */
-export function parseFleet(text: string, source = 'fleet'): NodeProfile[] {
+export function parseFleet(text: string, source = 'fleet', opts: FleetOptions = {}): NodeProfile[] {
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (err) {
     throw new FleetError([fieldErr.invalid('<document>', '', `not YAML or JSON: ${(err as Error).message}`)], source);
   }
-  return fleetFromObject(doc, source);
+  return fleetFromObject(doc, source, opts);
 }
 
-export function fleetFromObject(doc: unknown, source = 'fleet'): NodeProfile[] {
+export function fleetFromObject(doc: unknown, source = 'fleet', opts: FleetOptions = {}): NodeProfile[] {
   const errs: FieldError[] = [];
   if (!isObj(doc)) throw new FleetError([fieldErr.invalid('<document>', doc, 'must be a mapping')], source);
   for (const k of Object.keys(doc)) if (!TOP_FIELDS.has(k)) errs.push(fieldErr.notSupported(k, k, [...TOP_FIELDS]));
@@ -62,6 +74,8 @@ export function fleetFromObject(doc: unknown, source = 'fleet'): NodeProfile[] {
     if (seen.has(p.name)) errs.push(fieldErr.duplicate(`nodes[name=${p.name}]`, p.name));
     seen.set(p.name, i);
   });
+  const noLinux = opts.hostsControlPlane === false || errs.length ? undefined : linuxControlPlaneError(out);
+  if (noLinux) errs.push(noLinux);
   if (errs.length) throw new FleetError(errs, source);
   return out;
 }
@@ -126,12 +140,15 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
   checkStringMap(entry.labels, `${path}.labels`, errs);
   checkTaints(entry.taints, `${path}.taints`, errs);
   checkStringList(entry.roles, `${path}.roles`, errs);
+  if (os === 'windows') errs.push(...windowsControlPlaneErrors(entry, path));
+  checkFeatureGates(entry.featureGates, typeof entry.kubeletVersion === 'string' ? entry.kubeletVersion : DEFAULT_KUBELET_VERSION, `${path}.featureGates`, errs);
   checkStringList(entry.preloadedImages, `${path}.preloadedImages`, errs);
   if ((entry.podCIDR !== undefined || entry.internalIP !== undefined) && count !== 1) errs.push(fieldErr.forbidden(`${path}.podCIDR`, 'podCIDR and internalIP may only be set when count is 1'));
   if (entry.podCIDR !== undefined) {
     try { parseCidr(String(entry.podCIDR)); } catch (err) { errs.push(fieldErr.invalid(`${path}.podCIDR`, entry.podCIDR, (err as Error).message)); }
   }
   if (entry.internalIP !== undefined && !/^(\d{1,3}\.){3}\d{1,3}$/.test(String(entry.internalIP))) errs.push(fieldErr.invalid(`${path}.internalIP`, entry.internalIP, 'must be an IPv4 address'));
+  if (entry.network !== undefined && (os === 'linux' || os === 'windows')) parseNetworkProfile(entry.network, `${path}.network`, os, errs);
   if (errs.length > before) return;
 
   const n = count as number;
@@ -152,7 +169,7 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
 function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: number, addr: { podCIDR: string; internalIP: string }): NodeProfile {
   const over: Partial<NodeProfile> = { ...addr };
   const copy = <K extends keyof NodeProfile>(k: K) => { if (e[k] !== undefined) (over as Record<string, unknown>)[k] = e[k]; };
-  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass'] as const) copy(k);
+  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass', 'featureGates'] as const) copy(k);
   if (e.containerRuntime !== undefined && e.containerRuntimeVersion === undefined) over.containerRuntimeVersion = runtimeVersion(e.containerRuntime as 'containerd' | 'docker');
   copy('containerRuntimeVersion');
   const base = os === 'windows' ? windowsProfile(name, index, e.windowsBuild as string, over) : linuxProfile(name, index, over);
@@ -161,5 +178,7 @@ function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: numb
     if (isObj(e[k])) base[k] = { ...base[k], ...(e[k] as Record<string, string>) };
   }
   if (os === 'windows' && e.kernelVersion === undefined) base.kernelVersion = windowsKernelVersion(base.windowsBuild!, base.windowsUBR!);
+  // Validated in readEntry; parsed again here so each node of the entry gets its own profile object.
+  if (e.network !== undefined) base.network = parseNetworkProfile(e.network, 'network', os, []);
   return base;
 }

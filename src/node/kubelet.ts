@@ -9,6 +9,7 @@ import { R } from '../client/resources.js';
 import type { Clock, Timer } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { HostLocalAllocator } from '../network/ipam/host-local.js';
+import { NodeNetwork } from '../network/cni/node-network.js';
 import { admitPod } from './admission.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
@@ -19,6 +20,7 @@ import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
 import { renewLease, LEASE_RENEW_MS } from './lease.js';
+import { WindowsServiceManager } from './os/windows/services.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
 import type { PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
@@ -72,6 +74,8 @@ export class Kubelet {
   readonly profile: NodeProfile;
   private readonly images = new Set<string>();
   private readonly ipam: HostLocalAllocator;
+  /** CNI plugin, HNS store (Windows) and flannel state of this node; kube-proxy and the flow model read it. */
+  readonly nodeNetwork: NodeNetwork;
   private readonly pods = new Map<string, PodRuntime>();
   private readonly timers = new Map<string, { at: number; timer: Timer }>();
   private readonly ctx: StageContext;
@@ -86,6 +90,12 @@ export class Kubelet {
   private lastStatusJson = '';
   private heartbeat?: Timer;
   private stopped = false;
+  /** The kubelet's Windows service is stopped (or its process died): no heartbeat, no pod syncs; containers run on. */
+  private suspended = false;
+  /** Pods that changed while suspended, picked up when the kubelet starts again (undefined: deleted). */
+  private readonly missed = new Map<string, { pod: Pod; deleted: boolean }>();
+  /** A Windows node's service control manager, which HostProcess containers see. */
+  readonly services?: WindowsServiceManager;
   private readonly probes: ProbeManager;
   private readonly processes: ProcessHost;
   /** Pod IPs this kubelet has put in the agent's directory. */
@@ -95,6 +105,7 @@ export class Kubelet {
     this.profile = o.profile;
     this.name = o.profile.name;
     this.ipam = new HostLocalAllocator(o.profile.podCIDR);
+    this.nodeNetwork = new NodeNetwork({ profile: o.profile, ipam: this.ipam });
     this.allocatable = computeAllocatable(o.profile);
     this.labels = nodeLabels(o.profile);
     for (const img of o.profile.preloadedImages) this.images.add(lookupImage(img)?.name ?? img);
@@ -103,6 +114,7 @@ export class Kubelet {
       profile: o.profile,
       images: this.images,
       ipam: this.ipam,
+      network: this.nodeNetwork,
       timings: o.timings ?? DEFAULT_TIMINGS,
       config: o.config ?? NO_CONFIG,
       allocatable: this.allocatable,
@@ -116,12 +128,16 @@ export class Kubelet {
       },
     };
     const network = o.network ?? new FlatNetwork(o.directory ?? EMPTY_CLUSTER);
+    if (o.profile.os === 'windows') {
+      this.services = new WindowsServiceManager({ profile: o.profile, clock: o.clock, hooks: { kubelet: { stop: () => this.suspend(), start: () => this.resume() } } });
+    }
     this.processes = new ProcessHost({
-      profile: o.profile, clock: o.clock, run: runCommand, network,
+      hostServices: this.services,
+      profile: o.profile, clock: o.clock, run: runCommand, network, cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
       dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
       bootTimeMs: () => this.readyAt,
       volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
-      exited: (rec, c, code) => this.resync(rec, () => (c.processExit = { code, at: o.clock.now() })),
+      exited: (rec, c, code, reason) => this.resync(rec, () => (c.processExit = { code, at: o.clock.now(), ...(reason ? { reason } : {}) })),
       startFailed: (rec, c, message) => {
         if (c.state === 'running') this.resync(rec, () => failStart(this.ctx, rec, c, message));
       },
@@ -152,12 +168,17 @@ export class Kubelet {
     let node: KubeObject;
     let previousBootID: string | undefined;
     try {
-      node = await client.create(R.nodes, undefined, initialNode(this.profile, this.o.serverEndpoint?.()) as unknown as KubeObject);
+      const fresh = initialNode(this.profile, this.o.serverEndpoint?.()) as unknown as KubeObject;
+      // flannel's kube subnet manager publishes the lease on the Node (backend type and data, public IP).
+      const netAnnotations = this.nodeNetwork.annotations();
+      if (Object.keys(netAnnotations).length) fresh.metadata = { ...fresh.metadata, annotations: { ...fresh.metadata?.annotations, ...netAnnotations } };
+      node = await client.create(R.nodes, undefined, fresh);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
       const endpoint = this.o.serverEndpoint?.();
-      const metadata = { labels: this.labels, ...(endpoint ? { annotations: { [KUBELET_SERVER_ANNOTATION]: endpoint } } : {}) };
+      const annotations = { ...this.nodeNetwork.annotations(), ...(endpoint ? { [KUBELET_SERVER_ANNOTATION]: endpoint } : {}) };
+      const metadata = { labels: this.labels, ...(Object.keys(annotations).length ? { annotations } : {}) };
       node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata });
       // A restart is a reboot: the image store is on disk and survives it, so what the Node reported is still here.
       const before = node.status as NodeStatus | undefined;
@@ -184,6 +205,7 @@ export class Kubelet {
 
   stop(): void {
     this.stopped = true;
+    this.services?.dispose();
     this.heartbeat?.cancel();
     // The node is going down: probes stop, and so do the containers' processes.
     for (const rec of this.pods.values()) {
@@ -194,9 +216,34 @@ export class Kubelet {
     this.timers.clear();
   }
 
+  /**
+   * The kubelet process stops (Stop-Service kubelet, or a crash before the SCM restarts it): it no longer renews its
+   * Lease or posts status, so the node lifecycle controller marks the node NotReady; probes stop with it, while the
+   * runtime keeps the containers running (seed 000 "Node-level troubleshooting" Q2).
+   */
+  suspend(): void {
+    if (this.suspended) return;
+    this.suspended = true;
+    this.heartbeat?.cancel();
+    for (const rec of this.pods.values()) this.probes.forget(rec);
+  }
+
+  /** The kubelet process starts again: status and Lease at once, then every pod is synced, with what it missed. */
+  resume(): void {
+    if (!this.suspended || this.stopped) return;
+    this.suspended = false;
+    void this.reportStatus(true).catch(() => { /* logged; the next heartbeat retries */ });
+    void this.renew();
+    this.tick();
+    const missed = [...this.missed.values()];
+    this.missed.clear();
+    for (const m of missed) if (m.deleted) this.podDeleted(m.pod); else this.podChanged(m.pod);
+    for (const rec of [...this.pods.values()]) this.sync(rec, true);
+  }
+
   /** One heartbeat: renew the lease and write node status if it changed or is due (10 s cadence). */
   private tick(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.suspended) return;
     this.heartbeat = this.o.clock.setTimeout(() => {
       void Promise.allSettled([this.renew(), this.reportStatus(false)]).finally(() => this.tick());
     }, LEASE_RENEW_MS);
@@ -233,6 +280,10 @@ export class Kubelet {
   podChanged(pod: Pod): void {
     if (this.stopped) return;
     const key = objectKey(pod as { metadata: { name?: string; namespace?: string } });
+    if (this.suspended) {
+      this.missed.set(key, { pod, deleted: false });
+      return;
+    }
     let rec = this.pods.get(key);
     if (rec && rec.uid !== pod.metadata?.uid) {
       this.cleanup(rec);
@@ -257,6 +308,10 @@ export class Kubelet {
 
   podDeleted(pod: Pod): void {
     const key = objectKey(pod as { metadata: { name?: string; namespace?: string } });
+    if (this.suspended) {
+      this.missed.set(key, { pod, deleted: true });
+      return;
+    }
     const rec = this.pods.get(key);
     if (rec && rec.uid === pod.metadata?.uid) this.cleanup(rec);
   }
@@ -289,6 +344,7 @@ export class Kubelet {
 
   /** Runs the pod's due stages, brings its probes in line, writes its status and sets its next timer. */
   private sync(rec: PodRuntime, changed = false): void {
+    if (this.suspended) return;
     const ran = this.o.engine.runDue(this.ctx, rec);
     if (this.pods.get(rec.key) !== rec) return;
     this.probes.reconcile(rec);
@@ -391,6 +447,8 @@ export class Kubelet {
     }
     this.timers.get(rec.key)?.timer.cancel();
     this.timers.delete(rec.key);
+    // CNI DEL: the plugin releases the address and deletes the HNS endpoint.
+    if (rec.sandboxID) this.nodeNetwork.teardownSandbox(rec.sandboxID);
     this.ipam.release(rec.uid);
     this.o.statusWriter.forget(rec.key);
     this.pods.delete(rec.key);

@@ -7,6 +7,7 @@ import { rfc3339 } from '../util/clock.js';
 import { canonicalResources, computeAllocatable, type NodeProfile } from './profile.js';
 import { lookupImage } from './images/catalogue.js';
 import { KUBELET_SERVER_ANNOTATION } from '../api/well-known.js';
+import { parseKubeVersion } from './kube-version.js';
 
 /** Kubelet port, reported in status.daemonEndpoints. */
 export const KUBELET_PORT = 10250;
@@ -15,16 +16,28 @@ export const KUBELET_PORT = 10250;
 const hex = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
 const uuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 
-/** The labels every kubelet sets, plus the Windows build label and the profile's own (getOSSpecificLabels). */
+/**
+ * The labels the profile's kubelet sets at registration, plus roles and the profile's own (kubelet_node_status.go
+ * initialNode, getOSSpecificLabels), by kubelet version:
+ * - `beta.kubernetes.io/os|arch` from the start; kubernetes/kubernetes#91046 dropped them in v1.19 and #96810
+ *   restored them (v1.20, and v1.19.5 through the release-1.19 pick), so only v1.19.0–v1.19.4 register without them.
+ * - `kubernetes.io/os|arch` from v1.14 (kubernetes/kubernetes#73333, the GA labels).
+ * - `node.kubernetes.io/windows-build` from v1.17 (seed 000 "Handling multiple Windows versions": "Kubernetes 1.17
+ *   automatically adds" it; before that the operator adds it, i.e. through the profile's labels).
+ */
 export function nodeLabels(p: NodeProfile): Record<string, string> {
-  const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': p.arch,
-    'beta.kubernetes.io/os': p.os,
-    'kubernetes.io/arch': p.arch,
-    'kubernetes.io/hostname': p.name,
-    'kubernetes.io/os': p.os,
-  };
-  if (p.os === 'windows' && p.windowsBuild) labels['node.kubernetes.io/windows-build'] = p.windowsBuild;
+  const labels: Record<string, string> = {};
+  const v = parseKubeVersion(p.kubeletVersion) ?? { minor: Number.MAX_SAFE_INTEGER, patch: 0 };
+  if (!(v.minor === 19 && v.patch < 5)) {
+    labels['beta.kubernetes.io/arch'] = p.arch;
+    labels['beta.kubernetes.io/os'] = p.os;
+  }
+  if (v.minor >= 14) {
+    labels['kubernetes.io/arch'] = p.arch;
+  }
+  labels['kubernetes.io/hostname'] = p.name;
+  if (v.minor >= 14) labels['kubernetes.io/os'] = p.os;
+  if (p.os === 'windows' && p.windowsBuild && v.minor >= 17) labels['node.kubernetes.io/windows-build'] = p.windowsBuild;
   for (const role of p.roles) labels[`node-role.kubernetes.io/${role}`] = '';
   return { ...labels, ...p.labels };
 }

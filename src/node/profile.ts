@@ -56,6 +56,8 @@ export interface NodeProfile {
   sandboxImage?: string;
   /** kubelet --windows-priorityclass: the Win32 priority class of the kubelet process (NORMAL_PRIORITY_CLASS). */
   windowsPriorityClass?: string;
+  /** kubelet --feature-gates: gate → on/off over the version's defaults (src/node/feature-gates.ts). */
+  featureGates?: Record<string, boolean>;
   /** CNI plugin and kube-proxy of the node; absent: defaultNetworkProfile(os). */
   network?: NodeNetworkProfile;
 }

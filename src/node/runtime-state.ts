@@ -79,7 +79,7 @@ export interface ContainerRuntime {
   /** The container's command runs in the emulated shell, which decides when it ends (not the behaviour's timer). */
   interpreted?: boolean;
   /** How the interpreted main process ended, and when. */
-  processExit?: { code: number; at: number };
+  processExit?: { code: number; at: number; reason?: string };
   /** How long the preStop hook took (or will take); undefined while an exec/httpGet hook still runs. */
   preStopMs?: number;
   /** A liveness or startup probe failed: the container is to be killed and restarted per policy. */

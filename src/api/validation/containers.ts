@@ -3,7 +3,8 @@
 
 import type { Container, ContainerPort, EnvVar, Probe, VolumeMount } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
-import { isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum } from './names.js';
+import { isDNS1123Label, isEnvVarName, isRelaxedEnvVarName, isValidPortName, isValidPortNum } from './names.js';
+import { featureEnabled } from '../feature-gates.js';
 import { validateNonnegative } from './object-meta.js';
 import { validateResourceRequirements } from './resources.js';
 
@@ -34,13 +35,25 @@ function validateContainerPorts(ports: ContainerPort[] | undefined, path: string
   return errs;
 }
 
+/** The env name rule in force: relaxed while RelaxedEnvironmentVariableValidation is on (ValidateEnv, ValidateEnvFrom). */
+const envNameProblems = (name: string): string[] => (featureEnabled('RelaxedEnvironmentVariableValidation') ? isRelaxedEnvVarName(name) : isEnvVarName(name));
+
+/** ValidateEnvFrom: only the prefix's name rule (the sources are trusted). */
+function validateEnvFrom(envFrom: Container['envFrom'], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (envFrom ?? []).forEach((e, i) => {
+    if (e.prefix) for (const m of envNameProblems(e.prefix)) errs.push(fieldErr.invalid(`${path}[${i}].prefix`, e.prefix, m));
+  });
+  return errs;
+}
+
 /** ValidateEnv (names only; valueFrom sources are trusted). */
 function validateEnv(env: EnvVar[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   (env ?? []).forEach((e, i) => {
     const at = `${path}[${i}].name`;
     if (!e.name) errs.push(fieldErr.required(at));
-    else for (const m of isEnvVarName(e.name)) errs.push(fieldErr.invalid(at, e.name, m));
+    else for (const m of envNameProblems(e.name)) errs.push(fieldErr.invalid(at, e.name, m));
     if (e.valueFrom && e.value) {
       errs.push(fieldErr.invalid(`${path}[${i}].valueFrom`, '', 'may not be specified when `value` is not empty'));
     }
@@ -104,6 +117,7 @@ function validateContainerCommon(c: Container, volumes: Set<string>, path: strin
   }
   errs.push(...validateContainerPorts(c.ports, `${path}.ports`));
   errs.push(...validateEnv(c.env, `${path}.env`));
+  errs.push(...validateEnvFrom(c.envFrom, `${path}.envFrom`));
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
   errs.push(...validatePullPolicy(c.imagePullPolicy, `${path}.imagePullPolicy`));
   errs.push(...validateResourceRequirements(c.resources as Parameters<typeof validateResourceRequirements>[0], `${path}.resources`));

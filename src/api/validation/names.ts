@@ -146,6 +146,19 @@ export function isEnvVarName(value: string): string[] {
   return errs;
 }
 
+/**
+ * IsRelaxedEnvVarName (apimachinery pkg/util/validation, KEP-4369): any printable ASCII character but '=', so
+ * .NET Core's `Section:Key` names pass; what 1.33 applies with RelaxedEnvironmentVariableValidation on (its default).
+ */
+export function isRelaxedEnvVarName(value: string): string[] {
+  if (value.length === 0) return ['environment variable name must be non-empty'];
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x20 || code > 0x7e || ch === '=') return ["a valid environment variable name must consist only of printable ASCII characters other than '='"];
+  }
+  return [];
+}
+
 /** ValidateNameFunc: how a resource's metadata.name (or generateName prefix) is checked. */
 export type NameValidator = (name: string, prefix: boolean) => string[];
 

@@ -5,6 +5,8 @@
 
 import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { DnsResult, HttpClientError, HttpClientRequest, HttpClientResponse, Listener } from '../../node/shell/interfaces.js';
+import type { ClusterZone } from '../dns/zone.js';
+import { zoneFromLists } from '../dns/snapshot.js';
 
 export const CLUSTER_DOMAIN = 'cluster.local';
 /** kube-dns's address: the tenth of the default Service CIDR 10.96.0.0/12 (kubeadm's clusterDNS). */
@@ -30,6 +32,8 @@ export interface FlatNetworkSource {
   isPodIP(ip: string): boolean;
   /** kube-dns's ClusterIP, the nameserver pods use. */
   dnsIP: string;
+  /** The cluster DNS zone kept from informers; without it each question builds one from services() and endpoints(). */
+  dnsZone?: ClusterZone;
 }
 
 const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
@@ -37,43 +41,18 @@ const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
 export class FlatNetwork {
   constructor(private readonly src: FlatNetworkSource) {}
 
-  /** Answers one fully qualified question, as the cluster DNS would. */
+  /** Answers one fully qualified question, as the cluster DNS (src/network/dns) does. */
   lookup(fqdn: string, type: 'A' | 'AAAA' | 'SRV' | 'PTR' | 'CNAME'): DnsResult {
-    const name = fqdn.replace(/\.$/, '').toLowerCase();
-    const server = this.src.dnsIP;
-    const none: DnsResult = { answers: [], rcode: 'NXDOMAIN', server, authoritative: true };
-    if (!name.endsWith(`.${CLUSTER_DOMAIN}`)) {
-      // No upstream resolver: the machine has no internet, so names outside the cluster fail as an unreachable
-      // upstream makes CoreDNS fail them.
-      return { answers: [], rcode: 'SERVFAIL', server };
-    }
-    const labels = name.slice(0, -CLUSTER_DOMAIN.length - 1).split('.');
-    const a = (ip: string) => ({ name: `${name}.`, type: 'A', data: ip, ttl: 30 });
-    if (type !== 'A') return { ...none, rcode: 'NOERROR' };
-    // <svc>.<ns>.svc and <host>.<svc>.<ns>.svc
-    if (labels.length >= 3 && labels[labels.length - 1] === 'svc') {
-      const [ns, svcName] = [labels[labels.length - 2], labels[labels.length - 3]];
-      const svc = this.src.services().find((s) => s.metadata?.namespace === ns && s.metadata?.name === svcName);
-      if (!svc) return none;
-      const eps = this.src.endpoints(ns, svcName);
-      if (labels.length === 4) {
-        const host = eps.find((e) => e.hostname === labels[0]);
-        return host ? { answers: [a(host.ip)], rcode: 'NOERROR', server, authoritative: true } : none;
-      }
-      if (labels.length !== 3) return none;
-      if (svc.spec?.type === 'ExternalName' && svc.spec.externalName) {
-        return { answers: [{ name: `${name}.`, type: 'CNAME', data: `${svc.spec.externalName}.`, ttl: 30 }], rcode: 'NOERROR', server, authoritative: true };
-      }
-      const ip = svc.spec?.clusterIP;
-      if (ip && ip !== 'None') return { answers: [a(ip)], rcode: 'NOERROR', server, authoritative: true };
-      return { answers: eps.map((e) => a(e.ip)), rcode: 'NOERROR', server, authoritative: true };
-    }
-    // <a-b-c-d>.<ns>.pod
-    if (labels.length === 3 && labels[2] === 'pod') {
-      const ip = labels[0].replace(/-/g, '.');
-      return isIPv4(ip) ? { answers: [a(ip)], rcode: 'NOERROR', server, authoritative: true } : none;
-    }
-    return none;
+    return this.zone().answer(fqdn, type);
+  }
+
+  /** One DNS message answered by the cluster zone (what a CoreDNS process serves on port 53). */
+  serveDns(packet: Buffer, transport: 'udp' | 'tcp' = 'udp'): Buffer | undefined {
+    return this.zone().handle(packet, transport);
+  }
+
+  private zone(): ClusterZone {
+    return this.src.dnsZone ?? zoneFromLists(this.src.services(), (ns, svc) => this.src.endpoints(ns, svc), this.src.dnsIP);
   }
 
   /** The Service behind a ClusterIP:port, resolved to one ready endpoint (kube-proxy's job in the real data plane). */

@@ -72,6 +72,8 @@ export interface HnsEndpoint {
   owner?: string;
   /** Network compartment (a pod's containers share one; 1 is the host's). */
   compartmentId?: number;
+  /** The HCN namespace the endpoint is attached to (the pod sandbox's; CNI_NETNS on Windows). */
+  namespaceId?: string;
 }
 
 /** hcn LoadBalancerFlags. */

@@ -64,3 +64,20 @@ export function nthHost(net: Cidr, offset: number): string {
   }
   return intToIp(net.base + offset);
 }
+
+/**
+ * net.ParseCIDR's view of `a.b.c.d/n`: host bits allowed, the address and its masked network both returned
+ * (subnet.env's FLANNEL_SUBNET=10.244.1.1/24 is the network 10.244.1.0/24). Throws on malformed input.
+ */
+export function parseIPNet(s: string): { ip: string; network: Cidr } {
+  const m = /^([\d.]+)\/(\d{1,2})$/.exec(s);
+  if (!m || Number(m[2]) > 32) throw new Error(`invalid CIDR address: ${s}`);
+  const prefix = Number(m[2]);
+  const ip = ipToInt(m[1]);
+  return { ip: intToIp(ip), network: { base: (ip & maskOf(prefix)) >>> 0, prefix } };
+}
+
+/** The address `offset` after a network's base, without range checks (gateways: base + 1, base + 2). */
+export function offsetIp(c: Cidr, offset: number): string {
+  return intToIp(c.base + offset);
+}

@@ -4,9 +4,9 @@
 import { contains, intToIp, ipToInt, parseCidr, size, type Cidr } from './cidr.js';
 
 export class IpamExhaustedError extends Error {
-  constructor(cidr: string) {
-    // Wording of plugins/ipam/host-local/backend/allocator/allocator.go.
-    super(`failed to allocate for range 0: no IP addresses available in range set: ${cidr}`);
+  constructor(rangeSet: string) {
+    // Wording of plugins/ipam/host-local/main.go + backend/allocator/allocator.go; a range prints as start-end (range.go).
+    super(`failed to allocate for range 0: no IP addresses available in range set: ${rangeSet}`);
     this.name = 'IpamExhaustedError';
   }
 }
@@ -51,7 +51,8 @@ export class HostLocalAllocator {
         return intToIp(ip);
       }
     }
-    throw new IpamExhaustedError(this.cidr);
+    // RangeStart defaults to the network + 1 and RangeEnd to the last address before broadcast (range.go Canonicalize).
+    throw new IpamExhaustedError(`${intToIp(this.net.base + 1)}-${intToIp(this.last)}`);
   }
 
   /** Marks an address as taken (e.g. found on a pod after an agent restart); false if it is outside or taken. */
@@ -63,6 +64,21 @@ export class HostLocalAllocator {
     this.used.set(n, owner);
     this.byOwner.set(owner, n);
     return true;
+  }
+
+  /** The owner holding an address, if any (the host endpoint, the source VIP, a pod uid). */
+  ownerOf(ip: string): string | undefined {
+    return this.used.get(ipToInt(ip));
+  }
+
+  /** The owner's address, without allocating. */
+  addressOf(owner: string): string | undefined {
+    const n = this.byOwner.get(owner);
+    return n === undefined ? undefined : intToIp(n);
+  }
+
+  get prefixLength(): number {
+    return this.net.prefix;
   }
 
   release(owner: string): void {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Platform } from './platform.js';
 import { formatImageRef, parseImageRef, type ImageRef } from './reference.js';
+import { SAC1903, SAC1909, SAC2004, SAC20H2, WINDOWS_ERA_CONFIGS, windowsEraEntries } from './catalogue-windows-eras.js';
 
 /** What a container started from the image does when the pod does not override its command. */
 export interface EntrypointBehaviour {
@@ -93,11 +94,17 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2019$/, platforms: win(WS2019), sizeBytes: 2_889_011_200, entrypoint: ASPNET },
   { repository: 'mcr.microsoft.com/dotnet/framework/aspnet', tags: /ltsc2022$/, platforms: win(WS2022), sizeBytes: 2_105_344_000, entrypoint: ASPNET },
   { repository: 'mcr.microsoft.com/dotnet/framework/samples', tags: ['aspnetapp'], platforms: win(WS2019, WS2022), sizeBytes: 2_150_000_000, entrypoint: ASPNET },
+  // IIS wrapped in LogMonitor, as windows-container-tools' IIS example builds it (a stand-in for the user's own build).
+  { repository: 'docker.io/winkube/iis-logmonitor', tags: ['latest', 'ltsc2019', 'ltsc2022'], platforms: win(WS2019, WS2022), sizeBytes: 1_714_000_000, entrypoint: { ...IIS, logLines: [] } },
   // Sandbox (pause) images: multi-arch manifest lists with Windows entries per build.
   { repository: 'registry.k8s.io/pause', tags: ['3.6', '3.7', '3.8', '3.9', '3.10'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 320_368, entrypoint: pause },
   { repository: 'registry.k8s.io/pause', tags: ['3.10.1'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022, WS2025)], sizeBytes: 320_368, entrypoint: pause },
   { repository: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['3.6', '3.9', '3.10'], platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 320_368, entrypoint: pause },
-  { repository: 'k8s.gcr.io/pause', tags: ['3.2', '3.4.1', '3.5', '3.6'], platforms: [...LINUX_MULTI, ...win(WS2019)], sizeBytes: 301_261, entrypoint: pause },
+  // The v1.15–v1.20 Windows-only pause images (seed 001 "Pause Image"); wincat.exe is in them from 1.4.1 on.
+  { repository: 'mcr.microsoft.com/oss/kubernetes/pause', tags: ['1.3.0', '1.4.0', '1.4.1'], platforms: win(WS2019), sizeBytes: 104_183_552, entrypoint: pause },
+  { repository: 'k8s.gcr.io/pause', tags: ['3.2', '3.4.1', '3.6'], platforms: [...LINUX_MULTI, ...win(WS2019)], sizeBytes: 301_261, entrypoint: pause },
+  // The v1.22 edition's pause (seed 002 "Pause image"): build/pause/Makefile of 3.5 has OSVERSION 1809 1903 1909 2004 20H2.
+  { repository: 'k8s.gcr.io/pause', tags: ['3.5'], platforms: [...LINUX_MULTI, ...win(WS2019, SAC1903, SAC1909, SAC2004, SAC20H2)], sizeBytes: 301_261, entrypoint: pause },
   // Kubernetes e2e images (multi-arch, Windows included).
   { repository: 'registry.k8s.io/e2e-test-images/agnhost', tags: /^2\.\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 51_217_720, entrypoint: { kind: 'exit', runMs: 50, exitCode: 0, logLines: ['Tool for testing Kubernetes e2e'], usage: { cpu: '1m', memory: '10Mi', windows: { memory: '45Mi' } } } },
   { repository: 'registry.k8s.io/e2e-test-images/busybox', tags: /^1\.3\d(\.\d+)?-\d+$/, platforms: [...LINUX_MULTI, ...win(WS2019, WS2022)], sizeBytes: 2_231_050, entrypoint: exitsAtOnce },
@@ -113,6 +120,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'docker.io/library/httpd', tags: /^(latest|alpine|2(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 58_125_021, entrypoint: HTTPD },
   { repository: 'docker.io/library/redis', tags: /^(latest|alpine|\d+(\.\d+){0,2}(-alpine)?)$/, platforms: LINUX_MULTI, sizeBytes: 45_064_181, entrypoint: { kind: 'serve', ports: [6379], stopMs: 100, logLines: ['* Ready to accept connections tcp'], usage: { cpu: '2m', memory: '4Mi' } } },
   { repository: 'docker.io/library/ubuntu', tags: /^(latest|\d\d\.\d\d|jammy|noble|focal)$/, platforms: LINUX_MULTI, sizeBytes: 29_754_290, entrypoint: exitsAtOnce },
+  // CoreDNS as kubeadm deploys it (v1.12.0 with kubeadm 1.33): DNS on 53, health 8080, ready 8181, metrics 9153.
+  { repository: 'registry.k8s.io/coredns/coredns', tags: /^v1\.(8|9|1[0-2])\.\d+$/, platforms: LINUX_MULTI, sizeBytes: 20_900_000, entrypoint: { kind: 'serve', ports: [53, 8080, 8181, 9153], stopMs: 200, usage: { cpu: '3m', memory: '14Mi' } } },
+  // WS2016 and the SAC releases, and the v1.9 era's Docker Hub images (after the entries above, which keep their order).
+  ...windowsEraEntries({ base: exitsAtOnce, nano: exitsAtOnceNano, iis: IIS, pause }),
 ];
 
 /**
@@ -127,6 +138,7 @@ const CONFIGS: Record<string, ImageConfig> = {
   'mcr.microsoft.com/windows/servercore/iis': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
   'mcr.microsoft.com/dotnet/framework/aspnet': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
   'mcr.microsoft.com/dotnet/framework/samples': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
+  'docker.io/winkube/iis-logmonitor': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\LogMonitor\\LogMonitor.exe', 'C:\\ServiceMonitor.exe', 'w3svc'] },
   // The pause image has no shell on either OS: exec into it fails as the runtime words it.
   'registry.k8s.io/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
   'mcr.microsoft.com/oss/kubernetes/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
@@ -144,6 +156,9 @@ const CONFIGS: Record<string, ImageConfig> = {
   'docker.io/library/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
   'docker.io/library/redis': { toolset: { linux: 'debian' }, entrypoint: ['docker-entrypoint.sh'], cmd: ['redis-server'] },
   'docker.io/library/ubuntu': { toolset: { linux: 'debian' }, cmd: ['/bin/bash'] },
+  // FROM scratch: the binary and CA certificates, no shell.
+  'registry.k8s.io/coredns/coredns': { toolset: { linux: 'distroless' }, entrypoint: ['/coredns'] },
+  ...WINDOWS_ERA_CONFIGS,
 };
 const DEFAULT_CONFIG: ImageConfig = { toolset: { linux: 'debian' } };
 

@@ -4,6 +4,8 @@
 
 import type { Container } from 'kubernetes-types/core/v1.js';
 import type { ContainerEnv, NetworkView, ShellClock, Toolset } from '../shell/interfaces.js';
+import { WindowsEventLog } from '../shell/win/event-log.js';
+import type { HostServices } from '../shell/interfaces.js';
 import { extrasForImage, imageFs, kubeletHostsFile, mountKubeletFiles, resolvConf, Volume, volumeFromFiles, type VirtualFs } from '../shell/index.js';
 import { windowsDefaultPath } from '../shell/fs/seed-windows.js';
 import { imageConfig, type ImageConfig, type ResolvedImage } from '../images/catalogue.js';
@@ -34,6 +36,8 @@ export interface ContainerEnvDeps {
   /** Registers a server the container's process listens with. */
   listen?: ContainerEnv['listen'];
   lifetime?: AbortSignal;
+  /** The host's service control manager, given only to HostProcess containers (they see the host). */
+  hostServices?: HostServices;
 }
 
 /** The toolset the container has: the image's for its OS, the host's for HostProcess containers. */
@@ -84,7 +88,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ? { PATH: windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
     : { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: hostname, ...(linux?.uid === 0 || !linux ? { HOME: '/root' } : {}) };
   Object.assign(env, c.env ?? {});
-  const gmsa = profile.os === 'windows' ? gmsaDomain(credentialSpecOf(rec.pod, spec)) : undefined;
+  const gmsa = profile.os === 'windows' ? gmsaDomain(credentialSpecOf(rec.pod, spec, profile)) : undefined;
   return {
     os: profile.os, toolset, hostname, user, env,
     workingDir: spec.workingDir ? containerMountPath(profile.os, spec.workingDir) : profile.os === 'windows' ? (hostProcess ? `${sandboxRoot}\\` : 'C:\\') : '/',
@@ -93,8 +97,18 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ...(gmsa ? { gmsa } : {}),
     clock: deps.clock, listen: deps.listen, lifetime: deps.lifetime,
     containerId: c.containerID?.replace(/^\w+:\/\//, ''),
+    // Each Windows container has its own event log; a HostProcess container reads the host's services.
+    ...(profile.os === 'windows' ? { eventLog: new WindowsEventLog(() => deps.clock.now()) } : {}),
+    ...(hostProcess && deps.hostServices ? { hostServices: deps.hostServices } : {}),
   };
 }
+
+/**
+ * defaultMode and items[].mode are not honoured on Windows: files carry no Unix permissions (seed 001 storage
+ * limits, seed 002 "Persistent storage"); what Windows reports is the fixed 0775 of test/e2e/windows/demo.go.
+ */
+export const WINDOWS_VOLUME_FILE_MODE = 0o775;
+const fileMode = (os: 'linux' | 'windows', mode: number) => (os === 'windows' ? WINDOWS_VOLUME_FILE_MODE : mode);
 
 /** Mounts the container's volumeMounts (under the sandbox mount point for HostProcess containers). */
 function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: ContainerEnvDeps, sandboxRoot: string): void {
@@ -110,10 +124,10 @@ function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Con
     const content = r.content;
     if (content.kind === 'files') {
       const files = new Map([...content.files].map(([k, f]) => [k, f.data] as const));
-      const modes = new Map([...content.files].map(([k, f]) => [k, f.mode] as const));
+      const modes = new Map([...content.files].map(([k, f]) => [k, fileMode(os, f.mode)] as const));
       if (m.subPath) {
         const f = content.files.get(m.subPath);
-        if (f) fs.mountFile(path, f.data, { readOnly: true, mode: f.mode, source: 'configmap' });
+        if (f) fs.mountFile(path, f.data, { readOnly: true, mode: fileMode(os, f.mode), source: 'configmap' });
         continue;
       }
       fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: true, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });

@@ -2,6 +2,7 @@
 // network model behind it (src/network), as the shells' NetworkView.
 
 import { createHash } from 'node:crypto';
+import type { CniResult } from '../../network/cni/interfaces.js';
 import type { FlatNetwork } from '../../network/flat/flat-network.js';
 import type { NetworkView } from '../shell/interfaces.js';
 import type { PodDns } from './pod-dns.js';
@@ -15,6 +16,8 @@ export interface ContainerNetworkOptions {
   /** Names the Windows adapter after the sandbox's HNS endpoint. */
   sandboxID: string;
   network: FlatNetwork;
+  /** The sandbox's CNI result: interface name, MAC and gateway as the plugin made them (absent: hostNetwork, tests). */
+  cni?: CniResult;
 }
 
 function gatewayOf(cidr: string): string {
@@ -33,12 +36,18 @@ export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
   const prefix = Number(o.podCIDR.split('/')[1] ?? 24);
   const name = o.os === 'windows' ? `vEthernet (${o.sandboxID.slice(0, 12)}_cbr0)` : 'eth0';
   const net = o.network;
+  // The plugin's view wins: win-bridge's gateway is the subnet's .2, win-overlay's MAC is 0E-2A-<ip hex>, the
+  // Windows adapter is named after the HNS endpoint (`vEthernet (<sandbox>_<network>)`).
+  const iface = o.cni && o.cni.ip === o.podIP
+    ? { name: o.cni.adapterName, ip: o.cni.ip, prefix: o.cni.prefixLength, mac: o.cni.mac, gateway: o.cni.gateway }
+    : { name, ip: o.podIP, prefix, mac: macText, gateway: gatewayOf(o.podCIDR) };
   return {
-    interfaces: o.podIP ? [{ name, ip: o.podIP, prefix, mac: macText, gateway: gatewayOf(o.podCIDR) }] : [],
+    interfaces: o.podIP ? [iface] : [],
     dns: o.dns,
     lookup: async (fqdn, type) => net.lookup(fqdn, type),
     connect: async (ip, port) => net.connect(ip, port),
     http: (req) => net.http(o.podIP, req),
     ping: async (ip) => (ip === o.podIP || ip.startsWith('127.') ? { rttMs: 0, ttl: o.os === 'windows' ? 128 : 64 } : net.ping(ip)),
+    serveDns: async (packet, transport) => net.serveDns(packet, transport),
   };
 }

@@ -5,6 +5,7 @@ import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
 import type { FlatNetworkSource } from '../../network/flat/flat-network.js';
+import { ClusterZone } from '../../network/dns/zone.js';
 import type { Listener } from '../shell/interfaces.js';
 import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
 import { podListener } from './pod-servers.js';
@@ -22,6 +23,8 @@ export interface PodDirectoryOptions {
   pods: Informer<KubeObject>;
   nodeIPs: ReadonlySet<string>;
   dnsIP: string;
+  /** Namespaces, for the DNS zone's NXDOMAIN of names in namespaces that do not exist. */
+  namespaces?: Informer<KubeObject>;
 }
 
 interface EndpointSliceObj {
@@ -32,8 +35,13 @@ interface EndpointSliceObj {
 
 export class PodDirectory implements FlatNetworkSource {
   private readonly byIP = new Map<string, PodEntry>();
+  /** The cluster DNS zone, kept from the same informers (src/network/dns). */
+  readonly dnsZone: ClusterZone;
 
-  constructor(private readonly o: PodDirectoryOptions) {}
+  constructor(private readonly o: PodDirectoryOptions) {
+    this.dnsZone = new ClusterZone({ dnsIP: o.dnsIP });
+    this.dnsZone.attach({ namespaces: o.namespaces, services: o.services, endpointSlices: o.endpointSlices });
+  }
 
   get dnsIP(): string {
     return this.o.dnsIP;

@@ -11,30 +11,38 @@ import type { FlatNetwork } from '../../network/flat/flat-network.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import type { NodeProfile } from '../profile.js';
 import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
-import type { Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
+import type { HostServices, Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
+import { addLogMonitor } from '../shell/fs/seed-extras.js';
 import type { VolumeContext } from '../volumes/volume-content.js';
 import { processArgv } from './argv.js';
 import { buildContainerEnv, type SharedVolumes } from './container-env.js';
 import { containerNetwork } from './container-network.js';
 import { ContainerProcess, execCaptured, type RunCommand } from './container-process.js';
 import { podDns, type DnsSettings } from './pod-dns.js';
+import type { CniResult } from '../../network/cni/interfaces.js';
+import { OOM_EXIT_CODE, OOM_KILL_AFTER_MS, OOM_REASON, oomKilled } from './oom.js';
+import type { Timer } from '../../util/clock.js';
 
 export interface ProcessHostOptions {
   profile: NodeProfile;
   clock: Clock;
   run: RunCommand;
   network: FlatNetwork;
+  /** The CNI result of a sandbox (interface name, MAC, gateway), from the node's network. */
+  cni?: (sandboxID: string) => CniResult | undefined;
   dns: DnsSettings;
   bootTimeMs(): number;
   volumeContext: Omit<VolumeContext, 'pod' | 'podIP'>;
-  /** The main process of an interpreted container ended with this exit code. */
-  exited(rec: PodRuntime, c: ContainerRuntime, code: number): void;
+  /** The main process of an interpreted container ended with this exit code (and the runtime's reason, OOMKilled). */
+  exited(rec: PodRuntime, c: ContainerRuntime, code: number, reason?: string): void;
   /** The runtime could not start the container's command (StartError). */
   startFailed(rec: PodRuntime, c: ContainerRuntime, message: string): void;
   /** A lifecycle hook failed, with the kubelet's message. */
   hookFailed(rec: PodRuntime, c: ContainerRuntime, hook: 'PostStart' | 'PreStop', message: string): void;
   /** Runtime state changed outside the stages (a preStop hook finished): sync the pod. */
   changed(rec: PodRuntime): void;
+  /** The node's Windows services, for HostProcess containers (src/node/os/windows/services.ts). */
+  hostServices?: HostServices;
 }
 
 /** How long a hook may run before it counts as failed (the kubelet bounds preStop by the grace period). */
@@ -42,6 +50,7 @@ const HOOK_TIMEOUT_MS = 30_000;
 
 export class ProcessHost {
   private readonly procs = new Map<ContainerRuntime, ContainerProcess>();
+  private readonly oomTimers = new Map<ContainerRuntime, Timer>();
   private readonly podVolumes = new Map<string, SharedVolumes['pod']>();
   private readonly hostVolumes: SharedVolumes['host'] = new Map();
   private readonly clock: ShellClock;
@@ -67,13 +76,19 @@ export class ProcessHost {
       profile: this.o.profile, clock: this.clock, bootTimeMs: this.o.bootTimeMs(),
       volumeContext: { ...this.o.volumeContext, podIP: rec.podIP ?? '' },
       shared: { pod, host: this.hostVolumes },
-      network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', network: this.o.network }),
+      network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', network: this.o.network, cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
+      hostServices: this.o.hostServices,
     });
     const proc = new ContainerProcess(env, this.o.run);
     this.procs.set(c, proc);
     c.interpreted = img.known && !c.behaviour.timed;
     if (!img.known || !c.log) return false;
-    proc.runMain(processArgv(spec, imageConfig(img), c.env), c.log).then((r: RunResult) => {
+    const argv = processArgv(spec, imageConfig(img), c.env);
+    // A Windows command wrapped in LogMonitor.exe: the image is one built with LogMonitor copied in, as the seeds ask.
+    if (this.o.profile.os === 'windows' && /(^|[\\/])LogMonitor\.exe$/i.test(argv[0] ?? '')) {
+      try { addLogMonitor(proc.env.fs, proc.env.fs.resolve('C:\\', argv[0])); } catch { /* a read-only mount hides it */ }
+    }
+    proc.runMain(argv, c.log).then((r: RunResult) => {
       if (this.procs.get(c) !== proc || proc.stopped || !c.interpreted) return;
       if (r.kind === 'not-found') this.o.startFailed(rec, c, r.startMessage);
       else this.o.exited(rec, c, r.exitCode);
@@ -82,6 +97,7 @@ export class ProcessHost {
       c.log?.write('stderr', `winkube: the emulated process failed: ${String(err)}\n`);
       if (this.procs.get(c) === proc && c.interpreted) this.o.exited(rec, c, 255);
     });
+    if (oomKilled(rec.pod, spec, this.o.profile.os)) this.armOomKill(rec, c, proc);
     const postStart = spec.lifecycle?.postStart;
     if (postStart) {
       void this.hook(rec, c, spec, postStart).then((r) => {
@@ -89,6 +105,16 @@ export class ProcessHost {
       });
     }
     return true;
+  }
+
+  /** The kernel kills the process once it has touched more memory than its cgroup allows (see oom.ts). */
+  private armOomKill(rec: PodRuntime, c: ContainerRuntime, proc: ContainerProcess): void {
+    this.oomTimers.set(c, this.o.clock.setTimeout(() => {
+      this.oomTimers.delete(c);
+      if (this.procs.get(c) !== proc || proc.stopped) return;
+      proc.stop('SIGKILL');
+      this.o.exited(rec, c, OOM_EXIT_CODE, OOM_REASON);
+    }, OOM_KILL_AFTER_MS));
   }
 
   /** The container is being killed: its preStop hook runs, and the stop timer waits until it is done. */
@@ -119,6 +145,8 @@ export class ProcessHost {
 
   /** The container stops (its processes end, its sockets close). */
   stop(c: ContainerRuntime, reason: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): void {
+    this.oomTimers.get(c)?.cancel();
+    this.oomTimers.delete(c);
     const p = this.procs.get(c);
     if (!p) return;
     p.stop(reason);

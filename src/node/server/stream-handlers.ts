@@ -11,6 +11,7 @@ import { readLogs } from '../logs/read-logs.js';
 import type { ContainerLog } from '../logs/container-log.js';
 import type { RunResult } from '../shell/interfaces.js';
 import { portNotListening, serveForwarded } from './port-forward.js';
+import { portForwardError } from '../os/windows/wincat.js';
 import { parseStreamOptions, upgradePortForward, upgradeRemoteCommand, writeRestfulError, type CommandResult, type RemoteCommandSession } from './streaming/index.js';
 
 /** Dispatches an upgrade request routed to this node's kubelet. */
@@ -74,7 +75,10 @@ function attach(log: ContainerLog | undefined, session: RemoteCommandSession): v
 async function portForward(kubelet: Kubelet, namespace: string, pod: string, req: IncomingMessage, socket: Duplex, head: Buffer, logger: Logger): Promise<void> {
   const target = kubelet.portForwardTarget(namespace, pod);
   if ('error' in target) return writeRestfulError(socket, target.status, target.error);
+  // Windows runs wincat.exe in the sandbox for each stream: without it (or before v1.15) every port fails.
+  const unsupported = portForwardError(kubelet.profile);
   await upgradePortForward(req, socket, head, (s) => {
+    if (unsupported) return s.fail(`error forwarding port ${s.port} to pod ${target.sandboxID}, uid : ${unsupported}`);
     const l = target.listener(s.port);
     if (!l) return s.fail(portNotListening(target.os, target.sandboxID, target.uid, s.port));
     serveForwarded(s.data, l);

@@ -2,6 +2,7 @@
 // program talks to the session (ShellIO) and how it ends (RunResult).
 
 import type { VirtualFs } from './fs/vfs.js';
+import type { WindowsEventLog } from './win/event-log.js';
 
 /** Which programs an image ships (the image catalogue's ImageToolset plus the host of a HostProcess container). */
 export type Toolset = 'busybox' | 'alpine' | 'debian' | 'distroless' | 'none' | 'servercore' | 'nanoserver' | 'hostprocess';
@@ -56,6 +57,11 @@ export interface NetworkView {
   /** An HTTP request through the cluster network model (the URL's host is an IP or a name the model resolves). */
   http(req: HttpClientRequest): Promise<HttpClientResponse | HttpClientError>;
   ping(ip: string): Promise<{ rttMs: number; ttl: number } | 'timeout' | 'unreachable'>;
+  /**
+   * The cluster zone answering one DNS message, as a CoreDNS process computes it from its watch of the API
+   * (src/network/dns); undefined = no reply. Only DNS server images use it.
+   */
+  serveDns?(packet: Buffer, transport: 'udp' | 'tcp'): Promise<Buffer | undefined>;
 }
 
 /** One HTTP request reaching a server inside the container. */
@@ -82,6 +88,8 @@ export interface Listener {
   handler?: HttpHandler;
   /** The program listening, for `netstat` and events (`nginx`, `powershell.exe`). */
   program: string;
+  /** Answers DNS messages (a DNS server's port 53): the query off the wire in, the reply out, undefined = no reply. */
+  dns?: (query: Buffer, transport: 'udp' | 'tcp') => Promise<Buffer | undefined>;
 }
 
 /** What a container is: its OS, programs, identity, files, network and clock. */
@@ -109,6 +117,39 @@ export interface ContainerEnv {
   lifetime?: AbortSignal;
   /** Identifies the container in runtime error texts (hcsshim names it); defaults to the hostname. */
   containerId?: string;
+  /** Windows: the container's event log channels and ETW sessions (services and programs write, LogMonitor reads). */
+  eventLog?: WindowsEventLog;
+  /** Windows HostProcess containers: the host's service control manager (kubelet, kube-proxy, containerd). */
+  hostServices?: HostServices;
+}
+
+/** A Windows service as the service control manager reports it (SERVICE_STATUS + its config). */
+export interface HostServiceStatus {
+  name: string;
+  displayName: string;
+  state: 'Running' | 'Stopped' | 'StartPending' | 'StopPending';
+  /** SERVICE_WIN32_OWN_PROCESS (0x10) for the node's services. */
+  type: number;
+  startType: 'Automatic' | 'Manual' | 'Disabled';
+  /** Win32 exit code of the last stop (0, or 1067 when the process ended unexpectedly). */
+  win32ExitCode: number;
+  pid: number;
+  binaryPath: string;
+  dependsOn: string[];
+  acceptsStop: boolean;
+}
+
+/** Error codes the SCM returns (winerror.h), which sc.exe and the PowerShell service cmdlets word. */
+export type ServiceControlError = 'not-found' | 'not-active' | 'already-running' | 'dependent-running' | 'access-denied';
+
+/** The host's service control manager, as a HostProcess container sees it. */
+export interface HostServices {
+  list(): HostServiceStatus[];
+  query(name: string): HostServiceStatus | undefined;
+  start(name: string): ServiceControlError | undefined;
+  stop(name: string): ServiceControlError | undefined;
+  /** The service's process ends without being asked (Stop-Process -Force, taskkill /f): the SCM's recovery applies. */
+  kill(name: string): ServiceControlError | undefined;
 }
 
 export interface ShellClock {

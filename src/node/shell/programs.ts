@@ -10,11 +10,14 @@ import { shellMain } from './sh/main.js';
 import { tarMain } from './tar/tar-program.js';
 import { nginx } from './servers/nginx.js';
 import { agnhost } from './servers/agnhost.js';
+import { coredns } from './servers/coredns.js';
 import { apacheHttpd, pause, python, redisServer, serviceMonitor } from './servers/misc.js';
 import { cmdMain } from './win/cmd-main.js';
 import { ipconfigExe, netstatExe, nslookupExe, pingExe } from './win/net-tools.js';
 import { findExe, findstrExe, hostnameExe, moreExe, nltestExe, sortExe, systeminfoExe, tasklistExe, timeoutExe, whereExe, whoamiExe } from './win/sys-tools.js';
 import { powershellMain } from './ps/main.js';
+import { logMonitor } from './win/log-monitor.js';
+import { scExe } from './win/sc-exe.js';
 
 const table: Record<string, Program> = {
   busybox,
@@ -23,6 +26,7 @@ const table: Record<string, Program> = {
   curl: curlMain,
   nginx,
   agnhost,
+  coredns,
   pause,
   python3: python,
   httpd: apacheHttpd,
@@ -47,6 +51,8 @@ const table: Record<string, Program> = {
   'win:sort': sortExe,
   'win:more': moreExe,
   'win:ServiceMonitor': serviceMonitor,
+  'win:LogMonitor': logMonitor,
+  'win:sc': scExe,
 };
 
 for (const p of GNU_PROGRAMS) table[`gnu:${p}`] = gnuProgram(p);

@@ -7,6 +7,7 @@ import { lookupImage } from '../images/catalogue.js';
 import { isolationFor } from '../runtime-handlers.js';
 import { sandboxImageError, unmountableVolumes } from './sandbox-checks.js';
 import { containerConfig, windowsStartError } from './container-config.js';
+import { dockerSingleFileMountError } from '../os/windows/docker-mounts.js';
 import { terminationMessage } from '../logs/termination-message.js';
 import { selectPlatform } from '../images/platform.js';
 import { decidePull, type PullPolicy } from '../images/pull.js';
@@ -69,7 +70,20 @@ const createSandbox: Action = (ctx, rec) => {
     return;
   }
   if (rec.pod.spec?.hostNetwork) {
+    // hostNetwork pods skip CNI (kuberuntime: the sandbox shares the node's namespace).
     rec.podIP = ctx.profile.internalIP;
+  } else if (ctx.network) {
+    const r = ctx.network.setupSandbox({ sandboxID, owner: rec.uid, portMappings: hostPortMappings(rec) });
+    if (!r.ok) {
+      // containerd sandbox_run.go: the plugin's error after libcni's `plugin type=… failed (add):`; the pod stays
+      // ContainerCreating and the kubelet retries the sandbox.
+      rec.since = now;
+      rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
+      ctx.events.podEvent(rec, undefined, 'Warning', 'FailedCreatePodSandBox',
+        `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandboxID}": ${r.message}`);
+      return;
+    }
+    rec.podIP = r.result.ip;
   } else {
     try {
       rec.podIP = ctx.ipam.allocate(rec.uid);
@@ -87,6 +101,17 @@ const createSandbox: Action = (ctx, rec) => {
   rec.state = 'active';
   rec.since = now;
 };
+
+/** The CRI PortMappings of a sandbox: every container port with a hostPort (kuberuntime_sandbox.go). */
+function hostPortMappings(rec: PodRuntime): { hostPort: number; containerPort: number; protocol: string; hostIP?: string }[] {
+  const out: { hostPort: number; containerPort: number; protocol: string; hostIP?: string }[] = [];
+  for (const c of rec.pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if (p.hostPort) out.push({ hostPort: p.hostPort, containerPort: p.containerPort, protocol: (p.protocol ?? 'TCP').toLowerCase(), ...(p.hostIP ? { hostIP: p.hostIP } : {}) });
+    }
+  }
+  return out;
+}
 
 const beginTermination: Action = (ctx, rec) => {
   const now = ctx.clock.now();
@@ -119,7 +144,8 @@ const stopContainer: Action = (ctx, rec, c) => {
   const exitCode = killed ? (ctx.profile.os === 'windows' ? 1 : 137) : 0;
   c!.terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;
-  c!.waiting = undefined;
+  // The reason cache keeps a postStart failure until the container starts again.
+  if (c!.waiting?.reason !== 'PostStartHookError') c!.waiting = undefined;
   c!.log?.close();
   ctx.processes?.stop(rec, c!, killed ? 'SIGKILL' : 'SIGTERM');
   // Stopped with its pod it is done; killed while the pod runs (a failed probe) the restart policy decides.
@@ -151,7 +177,8 @@ const beginPull: Action = (ctx, rec, c) => {
   const d = decidePull(c!.image, spec?.imagePullPolicy as PullPolicy | undefined, {
     profile: { ...ctx.profile, isolation: rec.isolation ?? ctx.profile.isolation }, present: ctx.images, bytesPerSecond: ctx.timings.pullBytesPerSecond, minPullMs: ctx.timings.minPullMs,
   });
-  c!.waiting = { reason: 'ContainerCreating' };
+  // The reason cache keeps the last start failure (PostStartHookError) until the container runs again.
+  if (c!.waiting?.reason !== 'PostStartHookError') c!.waiting = { reason: 'ContainerCreating' };
   if (d.kind === 'present') {
     c!.imageName = d.image.name;
     c!.imageID = imageIdFor(d.image.ref);
@@ -205,6 +232,14 @@ const createContainer: Action = (ctx, rec, c) => {
     return;
   }
   const spec = containerSpec(rec.pod, c!);
+  const fileMount = spec ? dockerSingleFileMountError(ctx.profile, rec.pod, spec) : undefined;
+  if (fileMount) {
+    // Docker on Windows cannot map a single file (os/windows/docker-mounts.ts): CreateContainer fails, retried each sync.
+    ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${fileMount}`);
+    c!.waiting = { reason: 'CreateContainerError', message: fileMount };
+    setState(c!, 'create-error', now);
+    return;
+  }
   const config = spec ? containerConfig(ctx, rec, c!, spec) : { error: `container ${c!.name} not found in pod spec` };
   if ('error' in config) {
     // kuberuntime_container.go startContainer: generateContainerConfig failed; retried on the next sync.
@@ -279,6 +314,9 @@ export function hookFailed(ctx: StageContext, rec: PodRuntime, c: ContainerRunti
   if (hook === 'PostStart' && c.state === 'running') {
     ctx.events.podEvent(rec, c, 'Normal', 'Killing', 'FailedPostStartHook');
     c.killRequested = true;
+    // startContainer returns ErrPostStartHook ("PostStartHookError") with the hook's message; the reason cache shows
+    // it as the waiting reason until the container starts again (kuberuntime_container.go, kubelet_pods.go).
+    c.waiting = { reason: 'PostStartHookError', message };
   }
 }
 
@@ -290,7 +328,9 @@ const exitContainer: Action = (ctx, rec, c) => {
   c!.log?.close();
   ctx.processes?.stop(rec, c!, 'SIGKILL');
   const message = terminationMessage({ spec: containerSpec(rec.pod, c!), exitCode: code, log: c!.log, windowsDocker: windowsDocker(ctx) });
-  c!.terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
+  // The runtime names an OOM kill (cri: reason OOMKilled); any other exit is Completed or Error.
+  const reason = c!.processExit?.reason ?? (code === 0 ? 'Completed' : 'Error');
+  c!.terminated = { exitCode: code, reason, ...(message ? { message } : {}), startedAt: c!.startedAt ?? now, finishedAt: now, containerID: c!.containerID ?? '' };
   c!.ready = false;
   setState(c!, 'exited', now);
 };
@@ -334,7 +374,7 @@ function restart(c: ContainerRuntime, now: number): void {
   c.lastTerminated = c.terminated;
   c.terminated = undefined;
   c.restartCount++;
-  c.waiting = { reason: 'ContainerCreating' };
+  c.waiting = c.waiting?.reason === 'PostStartHookError' ? c.waiting : { reason: 'ContainerCreating' };
   setState(c, 'new', now);
 }
 

@@ -15,14 +15,14 @@ export function containerConfig(ctx: StageContext, rec: PodRuntime, c: Container
   const img = lookupImage(c.image);
   const cfg = img ? imageConfig(img) : undefined;
   const windows = ctx.profile.os === 'windows';
-  const nonRoot = windows ? verifyWindowsNonRoot(rec.pod, spec, cfg?.windowsUser) : verifyLinuxNonRoot(rec.pod, spec, cfg?.linuxUid);
+  const nonRoot = windows ? verifyWindowsNonRoot(rec.pod, spec, cfg?.windowsUser, ctx.profile) : verifyLinuxNonRoot(rec.pod, spec, cfg?.linuxUid);
   if (nonRoot) return { error: nonRoot };
   const env = containerEnv({
     pod: rec.pod, container: spec, hostIP: ctx.profile.internalIP, podIP: rec.podIP ?? '', allocatable: ctx.allocatable, config: ctx.config,
   });
   if ('error' in env) return env;
   const identity = windows
-    ? { windowsUser: effectiveUserName(rec.pod, spec, cfg?.windowsUser) }
+    ? { windowsUser: effectiveUserName(rec.pod, spec, cfg?.windowsUser, ctx.profile) }
     : { linux: effectiveLinuxUser(rec.pod, spec, cfg?.linuxUid) };
   return { env: env.env, identity };
 }

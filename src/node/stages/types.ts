@@ -6,6 +6,7 @@ import type { ContainerRuntime, ContainerState, PodRuntime, PodState } from '../
 import type { NodeProfile } from '../profile.js';
 import type { HostLocalAllocator } from '../../network/ipam/host-local.js';
 import type { ConfigSource } from '../process/env-vars.js';
+import type { NodeNetwork } from '../../network/cni/node-network.js';
 
 /** Where a stage's delay comes from; all are measured from the moment the target entered its current state. */
 export type DelaySource =
@@ -93,6 +94,8 @@ export interface StageContext {
   /** Normalised names of the images on the node; pulls add to it. */
   images: Set<string>;
   ipam: HostLocalAllocator;
+  /** The node's CNI plumbing; sandboxes get their address from its plugin (absent: host-local straight from ipam). */
+  network?: Pick<NodeNetwork, 'setupSandbox'>;
   events: PodEventSink;
   timings: StageTimings;
   /** ConfigMaps and Secrets that env and volumes refer to (the kubelet's watch-based managers). */

@@ -6,6 +6,7 @@ import { milliValue, tryParseQuantity, unitValue } from '../../api/quantity.js';
 import type { NodeProfile } from '../profile.js';
 import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
 import { declaredUsage } from './declared.js';
+import { honoursContainerLimits } from '../os/windows/versions.js';
 import { cpuCumulative, cpuUsageNanoCores, phaseOf, usageLevel, workingSetAt, type Limits, type MemoryOutcome } from './usage-model.js';
 
 /** One container instance (one containerID) and the level its usage runs at. */
@@ -63,7 +64,8 @@ const phases = new Map<string, number>();
 function levelOf(pod: Pod, spec: Container, profile: NodeProfile): Level {
   const hit = levels.get(spec);
   if (hit && hit.pod === pod && hit.profile === profile) return hit.level;
-  const limits = limitsOf(spec);
+  // A kubelet before v1.10 passes no limits to Windows containers (seed 004 "Container Resources").
+  const limits = honoursContainerLimits(profile) ? limitsOf(spec) : {};
   const level = { ...usageLevel(declaredUsage(pod, spec, profile.os), limits, profile.os, nodeCores(profile)), limits };
   levels.set(spec, { pod, profile, level });
   return level;

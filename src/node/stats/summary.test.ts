@@ -109,3 +109,14 @@ test('annotations declare usage; a pod that ends leaves the node counter where i
   assert.equal(after.pods.length, 0);
   assert.ok(after.node.memory!.workingSetBytes! < during.node.memory!.workingSetBytes!);
 });
+
+test('a kubelet before v1.10 passes no limits to Windows containers (seed 004 "Container Resources"): the busy pod uses more than 500m', async () => {
+  const old = windowsProfile('win-old', 3, '10.0.17763', { kubeletVersion: 'v1.9.11' });
+  const h = await running(pod('nolimit', [{
+    name: 'c', image: 'registry.k8s.io/e2e-test-images/busybox:1.36.1-1', command: ['powershell.exe', '-Command', BUSY],
+    resources: { limits: { cpu: '500m', memory: '1Gi' } },
+  }]), old);
+  await h.advance(10_000);
+  const cpu = buildSummary(source(h, old), h.clock.now()).pods[0].cpu!;
+  assert.ok(cpu.usageNanoCores! * 1e-9 > 1, `usage ${cpu.usageNanoCores}`);
+});

@@ -69,8 +69,8 @@ export class StageHarness {
       dns: { clusterDNS: '10.96.0.10', clusterDomain: 'cluster.local', hostNameservers: [] },
       bootTimeMs: () => this.start,
       volumeContext: { os: profile.os, hostIP: profile.internalIP, allocatable, config: this.ctx.config },
-      exited: (_rec, c, code) => {
-        c.processExit = { code, at: this.clock.now() };
+      exited: (_rec, c, code, reason) => {
+        c.processExit = { code, at: this.clock.now(), ...(reason ? { reason } : {}) };
         this.run();
       },
       startFailed: (rec, c, message) => {

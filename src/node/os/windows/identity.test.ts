@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { accountExists, effectiveUserName, verifyRunAsNonRoot } from './identity.js';
+import { credentialSpecOf } from './gmsa.js';
 
 const pod = (podUser?: string, nonRoot?: boolean): Pod => ({
   metadata: { name: 'p', namespace: 'ns', uid: 'u' },
@@ -50,3 +51,23 @@ test('GMSA: the credential spec reaches the container, container over pod', asyn
   assert.equal(gmsaDomain(credentialSpecOf(p, { name: 'c2', securityContext: { windowsOptions: { gmsaCredentialSpec: spec('contoso.org') } } }))?.domain, 'contoso.org');
   assert.equal(gmsaDomain('not json'), undefined);
 });
+
+// A kubelet that predates runAsUserName (seed 000: from v1.16) or GMSA (from v1.14) ignores the field.
+const older: [kubelet: string, gates: Record<string, boolean> | undefined, user: string, spec: string | undefined][] = [
+  ['v1.13.12', undefined, 'ContainerUser', undefined],
+  ['v1.15.12', { WindowsGMSA: true }, 'ContainerUser', '{"DomainJoinConfig":{"DnsName":"contoso.com"}}'],
+  ['v1.16.15', undefined, 'ContainerUser', '{"DomainJoinConfig":{"DnsName":"contoso.com"}}'],
+  ['v1.16.15', { WindowsRunAsUserName: true }, 'ContainerAdministrator', '{"DomainJoinConfig":{"DnsName":"contoso.com"}}'],
+  ['v1.18.20', undefined, 'ContainerAdministrator', '{"DomainJoinConfig":{"DnsName":"contoso.com"}}'],
+];
+for (const [kubelet, gates, user, spec] of older) {
+  test(`kubelet ${kubelet} ${JSON.stringify(gates ?? {})}: runs as ${user}, credential spec ${spec ? 'passed' : 'ignored'}`, () => {
+    const node = { os: 'windows' as const, kubeletVersion: kubelet, featureGates: gates };
+    const p = pod('ContainerAdministrator', true);
+    p.spec!.securityContext!.windowsOptions!.gmsaCredentialSpec = '{"DomainJoinConfig":{"DnsName":"contoso.com"}}';
+    assert.equal(effectiveUserName(p, ctr(), 'ContainerUser', node), user);
+    assert.equal(credentialSpecOf(p, ctr(), node), spec);
+    // runAsNonRoot then judges the image's user, as that kubelet never saw runAsUserName.
+    assert.equal(verifyRunAsNonRoot(p, ctr(), 'ContainerUser', node) === undefined, user === 'ContainerUser');
+  });
+}

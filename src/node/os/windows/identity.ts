@@ -4,6 +4,11 @@
 
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { podFullName } from '../../runtime-state.js';
+import { honoursRunAsUserName } from './versions.js';
+import type { GatedProfile } from '../../feature-gates.js';
+
+/** The node a container runs on, for version gates; absent means a current kubelet. */
+type Node = GatedProfile & { os: 'linux' | 'windows' };
 
 /** The built-in container accounts of Windows base images. */
 export const CONTAINER_USER = 'ContainerUser';
@@ -12,8 +17,12 @@ export const CONTAINER_ADMINISTRATOR = 'ContainerAdministrator';
 /** Host accounts a HostProcess container may run as (seed 003 "HostProcess containers"). */
 export const HOST_PROCESS_ACCOUNTS = ['NT AUTHORITY\\SYSTEM', 'NT AUTHORITY\\Local Service', 'NT AUTHORITY\\NetworkService'];
 
-/** runAsUserName as set on the container, else the pod; undefined when neither sets it. */
-export function requestedUserName(pod: Pod, c: Container): string | undefined {
+/**
+ * runAsUserName as set on the container, else the pod; undefined when neither sets it, or when the node's kubelet
+ * predates the field (before v1.16, or v1.16 without WindowsRunAsUserName: versions.ts honoursRunAsUserName).
+ */
+export function requestedUserName(pod: Pod, c: Container, node?: Node): string | undefined {
+  if (node && !honoursRunAsUserName(node)) return undefined;
   return c.securityContext?.windowsOptions?.runAsUserName ?? pod.spec?.securityContext?.windowsOptions?.runAsUserName ?? undefined;
 }
 
@@ -22,19 +31,19 @@ export function isHostProcess(pod: Pod, c: Container): boolean {
 }
 
 /** The account the container's processes run as: the requested name, else the image's default user. */
-export function effectiveUserName(pod: Pod, c: Container, imageUser: string | undefined): string {
-  return requestedUserName(pod, c) ?? imageUser ?? CONTAINER_USER;
+export function effectiveUserName(pod: Pod, c: Container, imageUser: string | undefined, node?: Node): string {
+  return requestedUserName(pod, c, node) ?? imageUser ?? CONTAINER_USER;
 }
 
 /**
  * verifyRunAsNonRoot on Windows: with runAsNonRoot true, ContainerAdministrator (any case) is root. The error is the
  * kubelet's, and the container waits in CreateContainerConfigError with it.
  */
-export function verifyRunAsNonRoot(pod: Pod, c: Container, imageUser: string | undefined): string | undefined {
+export function verifyRunAsNonRoot(pod: Pod, c: Container, imageUser: string | undefined, node?: Node): string | undefined {
   const nonRoot = c.securityContext?.runAsNonRoot ?? pod.spec?.securityContext?.runAsNonRoot;
   if (!nonRoot) return undefined;
   const where = `(pod: "${podFullName(pod)}", container: ${c.name})`;
-  const requested = requestedUserName(pod, c);
+  const requested = requestedUserName(pod, c, node);
   if (requested !== undefined) {
     return requested.toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()
       ? `container's runAsUserName (${requested}) which will be regarded as root identity and will break non-root policy ${where}`

@@ -3,7 +3,7 @@
 
 import type { VirtualFs } from './vfs.js';
 
-export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause';
+export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns';
 
 function program(fs: VirtualFs, path: string, tag: string): void {
   const parent = path.replace(/[\\/][^\\/]+$/, '') || '/';
@@ -91,6 +91,38 @@ function addHttpd(fs: VirtualFs): void {
   fs.writeFile('/usr/local/bin/httpd-foreground', '#!/bin/sh\nset -e\nexec /usr/local/apache2/bin/httpd -DFOREGROUND "$@"\n', { mode: 0o755 });
 }
 
+// Written for winkube: a LogMonitorConfig.json for IIS as the LogMonitor docs suggest — the IIS log directory, the
+// System event log and the two IIS ETW providers — in the default JSON log format.
+export const LOGMONITOR_IIS_CONFIG = `{
+  "LogConfig": {
+    "logFormat": "json",
+    "sources": [
+      { "type": "EventLog", "startAtOldestRecord": true, "eventFormatMultiLine": false,
+        "channels": [ { "name": "system", "level": "Information" }, { "name": "application", "level": "Error" } ] },
+      { "type": "File", "directory": "c:\\\\inetpub\\\\logs", "filter": "*.log", "includeSubdirectories": true },
+      { "type": "ETW", "eventFormatMultiLine": false,
+        "providers": [
+          { "providerName": "IIS: WWW Server", "providerGuid": "3A2A4E84-4C21-4981-AE10-3FDA0D9B0F83", "level": "Information" },
+          { "providerName": "Microsoft-Windows-IIS-Logging", "providerGuid": "7E8AD27F-B271-4EA2-A783-A47BDE29143B", "level": "Information" }
+        ] }
+    ]
+  }
+}
+`;
+
+/**
+ * LogMonitor.exe beside its configuration in C:\LogMonitor (the layout the LogMonitor README asks for). A present
+ * configuration is kept: a pod may mount its own over it.
+ */
+export function addLogMonitor(fs: VirtualFs, exePath = 'C:\\LogMonitor\\LogMonitor.exe'): void {
+  // Under a read-only mount (a ConfigMap over C:\LogMonitor) the image's files are hidden, as on Windows.
+  if (fs.isReadOnly(exePath)) return;
+  if (!fs.exists(exePath)) program(fs, exePath, 'win:LogMonitor');
+  const dir = exePath.replace(/[\\/][^\\/]+$/, '');
+  const cfg = `${dir}\\LogMonitorConfig.json`;
+  if (!fs.exists(cfg) && !fs.isReadOnly(dir)) fs.writeFile(cfg, LOGMONITOR_IIS_CONFIG.replace(/\n/g, '\r\n'));
+}
+
 /** Adds the programs (and their files) an image carries beyond its toolset. */
 export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readonly ImageProgram[]): void {
   for (const x of extras) {
@@ -104,6 +136,7 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
         fs.writeFile('C:\\inetpub\\wwwroot\\iisstart.htm', '<!DOCTYPE html>\r\n<html>\r\n<head>\r\n<title>IIS Windows Server</title>\r\n</head>\r\n<body>\r\n<div id="container">IIS Windows Server</div>\r\n</body>\r\n</html>\r\n');
         program(fs, 'C:\\Windows\\System32\\inetsrv\\w3wp.exe', 'win:w3wp');
       }
+      if (x === 'logmonitor') addLogMonitor(fs);
       continue;
     }
     switch (x) {
@@ -111,6 +144,7 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
       case 'curl': program(fs, '/usr/bin/curl', 'curl'); break;
       case 'agnhost': program(fs, '/agnhost', 'agnhost'); break;
       case 'pause': program(fs, '/pause', 'pause'); break;
+      case 'coredns': program(fs, '/coredns', 'coredns'); break;
       case 'python3':
         program(fs, '/usr/bin/python3', 'python3');
         fs.symlink('python3', '/usr/bin/python');
@@ -134,9 +168,11 @@ export function extrasForImage(repository: string): ImageProgram[] {
   if (/(^|\/)pause$/.test(r)) return ['pause'];
   if (r.endsWith('/nginx')) return r.includes('e2e-test-images') ? ['nginx'] : ['nginx', 'curl'];
   if (r.endsWith('/agnhost')) return ['agnhost'];
+  if (r.endsWith('/coredns')) return ['coredns'];
   if (r.endsWith('/httpd')) return ['httpd'];
   if (r.endsWith('/redis')) return ['redis'];
   if (r.endsWith('/python') || r.includes('python')) return ['python3'];
+  if (r.includes('logmonitor')) return ['iis', 'logmonitor'];
   if (r.endsWith('/iis') || r.includes('/dotnet/framework/aspnet') || r.includes('/dotnet/framework/samples')) return ['iis'];
   return [];
 }

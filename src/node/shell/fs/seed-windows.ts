@@ -20,7 +20,7 @@ const SERVERCORE_SYSTEM32: Record<string, string | undefined> = {
   'curl.exe': 'win:curl', 'tar.exe': 'win:tar', 'whoami.exe': 'win:whoami', 'HOSTNAME.EXE': 'win:hostname',
   'systeminfo.exe': 'win:systeminfo', 'tasklist.exe': 'win:tasklist', 'nltest.exe': 'win:nltest', 'timeout.exe': 'win:timeout',
   'findstr.exe': 'win:findstr', 'where.exe': 'win:where', 'sort.exe': 'win:sort', 'more.com': 'win:more',
-  'netsh.exe': undefined, 'reg.exe': undefined, 'sc.exe': undefined, 'net.exe': undefined, 'certutil.exe': undefined,
+  'netsh.exe': undefined, 'reg.exe': undefined, 'sc.exe': 'win:sc', 'net.exe': undefined, 'certutil.exe': undefined,
   'xcopy.exe': undefined, 'robocopy.exe': undefined, 'icacls.exe': undefined, 'klist.exe': undefined, 'netstat.exe': 'win:netstat',
   'taskkill.exe': undefined, 'fc.exe': undefined, 'find.exe': 'win:find', 'attrib.exe': undefined, 'chcp.com': undefined,
 };

@@ -7,6 +7,7 @@ import type { Cmdlet } from './cmdlet-api.js';
 import { CORE_ALIASES, CORE_CMDLETS } from './cmdlets-core.js';
 import { NET_ALIASES, NET_CMDLETS } from './cmdlets-net.js';
 import { JOB_ALIASES, JOB_CMDLETS } from './cmdlets-jobs.js';
+import { SERVICE_ALIASES, SERVICE_CMDLETS } from './cmdlets-services.js';
 import { errorView } from './format.js';
 import { FlowSignal, Ps, PsExit, PsTerminating, type Registry } from './interp.js';
 import { PsParseError, PsParser } from './parser.js';
@@ -14,12 +15,12 @@ import { PsError } from './values.js';
 
 function registry(): Registry {
   const cmdlets = new Map<string, Cmdlet>();
-  for (const c of [...CORE_CMDLETS, ...NET_CMDLETS, ...JOB_CMDLETS]) {
+  for (const c of [...CORE_CMDLETS, ...NET_CMDLETS, ...JOB_CMDLETS, ...SERVICE_CMDLETS]) {
     const k = c.name.toLowerCase();
     if (cmdlets.has(k)) throw new Error(`cmdlet ${c.name} registered twice`);
     cmdlets.set(k, c);
   }
-  return { cmdlets, aliases: new Map(Object.entries({ ...CORE_ALIASES, ...NET_ALIASES, ...JOB_ALIASES })) };
+  return { cmdlets, aliases: new Map(Object.entries({ ...CORE_ALIASES, ...NET_ALIASES, ...JOB_ALIASES, ...SERVICE_ALIASES })) };
 }
 
 /** Functions Windows PowerShell defines in every session (mkdir/md wrap New-Item). */

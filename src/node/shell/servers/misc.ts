@@ -4,6 +4,7 @@
 import type { HttpRequest } from '../interfaces.js';
 import { Aborted, unavailable, type Ctx } from '../core/ctx.js';
 import { clfTime, httpDate, lookupFile, mimeOf, response, serve } from './common.js';
+import { serviceStateEvent, w3cLog } from './iis-logging.js';
 
 function pyTime(ms: number): string {
   return clfTime(ms).replace(/:(\d\d:\d\d:\d\d) \+0000$/, ' $1');
@@ -122,7 +123,16 @@ export async function serviceMonitor(argv: string[], ctx: Ctx): Promise<number> 
     return 1;
   }
   ctx.stdout.write(`\r\n Service '${svc}' has been stopped\r\n\r\n Service '${svc}' started\r\n`);
+  // It stops the (auto-start) service and starts it again: the SCM logs both in the System event log.
+  serviceStateEvent(ctx.env, svc, 'stopped');
+  serviceStateEvent(ctx.env, svc, 'running');
   const handler = async (req: HttpRequest) => {
+    const res = iisResponse(req);
+    // IIS's request log goes to its W3C files (and ETW if configured), never to stdout.
+    w3cLog(ctx.env, req, res, 0);
+    return res;
+  };
+  const iisResponse = (req: HttpRequest) => {
     const f = lookupFile(ctx, 'C:\\inetpub\\wwwroot', req.path, ['iisstart.htm', 'default.htm', 'index.html', 'default.aspx']);
     if (f.kind === 'file') return response(200, f.data, { 'Content-Type': mimeOf(f.path), Server: 'Microsoft-IIS/10.0', 'Last-Modified': httpDate(f.mtimeMs) });
     return response(404, '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\r\n<html><head><title>404 - File or directory not found.</title></head><body><h2>404 - File or directory not found.</h2></body></html>\r\n', { 'Content-Type': 'text/html', Server: 'Microsoft-IIS/10.0' });

@@ -1,0 +1,135 @@
+// Issue 8 leftovers, black-box with kubectl: LogMonitor brings IIS's log files and event log to `kubectl logs`
+// (seed 000/001/003 "Capturing logs from workloads"), port-forward needs wincat in the pause image (seed 001 Q14),
+// a HostProcess container sees and controls the node's kubelet service (seed 000 "Node-level troubleshooting" Q2),
+// and a Linux container over its memory limit is OOMKilled.
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventually, Kubectl, kubectlBinaries, startCluster, type RunningCluster } from './harness.js';
+
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
+const NEWEST = kubectlBinaries().at(-1)!;
+let cluster: RunningCluster;
+let k: Kubectl;
+
+before(async () => {
+  cluster = await startCluster({ fleet: `${FIXTURES}runtime-behaviours-fleet.yaml` });
+  k = new Kubectl(NEWEST.path, cluster.kubeconfig);
+});
+after(async () => {
+  k?.dispose();
+  await cluster?.stop();
+});
+
+const jsonpath = (pod: string, path: string) => k.ok(['get', 'pod', pod, '-o', `jsonpath=${path}`]);
+const running = (pod: string) => eventually(() => jsonpath(pod, '{.status.phase}') === 'Running' || undefined, 60_000, `${pod} Running`);
+
+test('LogMonitor: IIS requests reach kubectl logs as File entries; plain IIS prints only ServiceMonitor\'s lines', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: iis-lm}
+spec:
+  nodeName: win
+  containers: [{name: iis, image: docker.io/winkube/iis-logmonitor:ltsc2019}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: iis-plain}
+spec:
+  nodeName: win
+  containers: [{name: iis, image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019}]
+`);
+  await running('iis-lm');
+  await running('iis-plain');
+  for (const p of ['iis-lm', 'iis-plain']) k.ok(['exec', p, '--', 'powershell', '-Command', '(Invoke-WebRequest -UseBasicParsing http://localhost/).StatusCode']);
+  const logs = await eventually(() => {
+    const l = k.ok(['logs', 'iis-lm']);
+    return l.includes('"Source": "File"') ? l : undefined;
+  }, 30_000, 'a File entry in kubectl logs');
+  assert.match(logs, /\{"Source":"Process","LogEntry":\{"Logline":" Service 'w3svc' started"\},"SchemaVersion":"1\.0\.0"\}/);
+  assert.match(logs, /"EventSource": "Service Control Manager".*"Message": "The World Wide Web Publishing Service service entered the running state\."/);
+  assert.match(logs, /\{"Source": "File","LogEntry": \{"Logline": "\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [\d.:]+ GET \/ - 80 - [\d.:]+ \S+ - 200 0 0 0","FileName": "LogFiles\\\\\\\\W3SVC1\\\\\\\\u_ex\d{6}\.log"\},"SchemaVersion":"1\.0\.0"\}/);
+  const plain = k.ok(['logs', 'iis-plain']);
+  assert.doesNotMatch(plain, /GET \//);
+});
+
+test('port-forward: works through a pause image with wincat, fails with "wincat not found" without it', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: pf-ok}
+spec:
+  nodeName: win
+  containers: [{name: iis, image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pf-nowincat}
+spec:
+  nodeName: win-nowincat
+  containers: [{name: iis, image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019}]
+`);
+  await running('pf-ok');
+  await running('pf-nowincat');
+  const forward = async (pod: string) => {
+    const proc = k.spawn(['port-forward', `pod/${pod}`, '0:80']);
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const port = await eventually(() => /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out)?.[1], 15_000, 'port-forward listening');
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`);
+        return { status: res.status, out };
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+        return { status: 0, out };
+      }
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  };
+  assert.equal((await forward('pf-ok')).status, 200);
+  const bad = await forward('pf-nowincat');
+  assert.equal(bad.status, 0);
+  assert.match(bad.out, /unable to do port forwarding: wincat not found/);
+});
+
+test('HostProcess: Get-Service kubelet and sc.exe query kubelet on the node; Stop-Service -Force turns the node NotReady', async () => {
+  k.ok(['create', 'namespace', 'hpc']);
+  k.ok(['label', 'namespace', 'hpc', 'pod-security.kubernetes.io/enforce=privileged']);
+  k.ok(['apply', '-n', 'hpc', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: hpc}
+spec:
+  nodeName: win
+  hostNetwork: true
+  securityContext: {windowsOptions: {hostProcess: true, runAsUserName: "NT AUTHORITY\\\\SYSTEM"}}
+  containers: [{name: shell, image: mcr.microsoft.com/windows/servercore:ltsc2019, command: [ping, -t, localhost]}]
+`);
+  await eventually(() => k.ok(['get', 'pod', 'hpc', '-n', 'hpc', '-o', 'jsonpath={.status.phase}']) === 'Running' || undefined, 60_000, 'hpc Running');
+  const gs = k.ok(['exec', '-n', 'hpc', 'hpc', '--', 'powershell', '-Command', 'Get-Service kubelet']);
+  assert.match(gs, /Status {3}Name {15}DisplayName\r?\n------ {3}---- {15}-----------\r?\nRunning {2}kubelet {12}kubelet/);
+  const sc = k.ok(['exec', '-n', 'hpc', 'hpc', '--', 'sc.exe', 'query', 'kubelet']);
+  assert.match(sc, /SERVICE_NAME: kubelet\r?\n {8}TYPE {15}: 10  WIN32_OWN_PROCESS\r?\n {8}STATE {14}: 4  RUNNING/);
+  k.ok(['exec', '-n', 'hpc', 'hpc', '--', 'powershell', '-Command', 'Stop-Service kubelet -Force']);
+  // The node lifecycle controller's grace period (40 s) passes on the cluster's clock.
+  await eventually(() => k.ok(['get', 'node', 'win', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']) === 'Unknown' || undefined, 90_000, 'node win NotReady');
+});
+
+test('Linux: a container over its memory limit is OOMKilled (exit code 137)', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: oom, annotations: {winkube.io/memory: 512Mi}}
+spec:
+  nodeName: linux
+  restartPolicy: Never
+  containers: [{name: c, image: busybox:1.36, command: [sleep, "3600"], resources: {limits: {memory: 64Mi}}}]
+`);
+  await eventually(() => jsonpath('oom', '{.status.phase}') === 'Failed' || undefined, 60_000, 'oom Failed');
+  assert.equal(jsonpath('oom', '{.status.containerStatuses[0].state.terminated.reason}'), 'OOMKilled');
+  assert.equal(jsonpath('oom', '{.status.containerStatuses[0].state.terminated.exitCode}'), '137');
+});
