@@ -16,8 +16,12 @@ import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
 import type { ConfigSource } from './process/env-vars.js';
-import { PodDirectory } from './process/pod-directory.js';
-import { DEFAULT_CLUSTER_DNS, FlatNetwork } from '../network/flat/flat-network.js';
+import { ClusterZone, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
+import { ClusterNetwork } from '../network/model/cluster-network.js';
+import { formatHnsView } from '../network/hns/format.js';
+import type { SliceLike } from '../network/proxy/service-ports.js';
+import { defaultNetworkProfile } from '../network/profile.js';
+import type { NetworkInspection } from './server/network-endpoints.js';
 import { Kubelet } from './kubelet.js';
 import { leaseOf } from '../network/cni/flannel-setup.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
@@ -41,6 +45,8 @@ export interface NodeAgentOptions {
   registerConcurrency?: number;
   /** TLS of the kubelet server (logs, exec, attach, port-forward, node proxy); no server when absent. */
   serverTls?: KubeletServerTls;
+  /** The Service CIDR (kube-apiserver --service-cluster-ip-range); default 10.96.0.0/12. */
+  serviceCIDR?: string;
 }
 
 export class NodeAgent {
@@ -55,6 +61,8 @@ export class NodeAgent {
   private readonly lookups: Informer<KubeObject>[] = [];
   private readonly statusWriter: StatusWriter;
   private readonly server?: KubeletServer;
+  /** The cluster's data plane as this agent models it (its nodes' HNS and kube-proxies, its pods). */
+  readonly network: ClusterNetwork;
 
   constructor(private readonly o: NodeAgentOptions) {
     const names = new Set<string>();
@@ -74,16 +82,26 @@ export class NodeAgent {
       ...configSource(this.configMaps, this.secrets, this.runtimeClasses),
       services: (ns) => [...services.list(ns), ...(ns === 'default' ? [] : services.list('default'))] as unknown as Service[],
     };
-    // The flat network until the data plane exists: pods by IP from the kubelets, Services and their endpoints.
+    // The data plane: every node's HNS or iptables programmed by its kube-proxy from Services and EndpointSlices,
+    // pods by IP from the kubelets; the DNS zone coredns pods answer from, kept from the same informers.
     const endpointSlices = this.informers.for(R.endpointslices);
     // Not waited for: a node joined to another cluster may not list namespaces (the DNS zone then assumes they exist).
     const namespaces = this.informers.for(R.namespaces);
-    const directory = new PodDirectory({
-      now: () => o.clock.now(),
-      services, endpointSlices, namespaces, pods: this.podInformer,
-      nodeIPs: new Set(o.profiles.map((p) => p.internalIP)), dnsIP: DEFAULT_CLUSTER_DNS,
-    });
-    const network = new FlatNetwork(directory);
+    const dnsZone = new ClusterZone({ dnsIP: DEFAULT_CLUSTER_DNS });
+    dnsZone.attach({ namespaces, services, endpointSlices });
+    this.network = new ClusterNetwork(addressingOf(o));
+    const serviceChanged = (namespace: string, name: string) => {
+      const svc = services.get(`${namespace}/${name}`) as unknown as Service | undefined;
+      const slices = (endpointSlices.list(namespace) as unknown as SliceLike[]).filter((sl) => sl.metadata?.labels?.['kubernetes.io/service-name'] === name);
+      this.network.serviceChanged(namespace, name, svc, slices);
+    };
+    const onService = (o: KubeObject) => serviceChanged(o.metadata.namespace ?? 'default', o.metadata.name ?? '');
+    const onSlice = (o: KubeObject) => {
+      const svc = o.metadata.labels?.['kubernetes.io/service-name'];
+      if (svc) serviceChanged(o.metadata.namespace ?? 'default', svc);
+    };
+    services.addHandler({ add: onService, update: (_old, o) => onService(o), delete: onService });
+    endpointSlices.addHandler({ add: onSlice, update: (_old, o) => onSlice(o), delete: onSlice });
     this.lookups.push(services, endpointSlices);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
@@ -92,15 +110,28 @@ export class NodeAgent {
       this.server = new KubeletServer({
         tls: o.serverTls, logger: serverLogger, kubelet: (n) => this.kubelets.get(n), now: () => o.clock.now(),
         upgrade: (kubelet, route, url, req, socket, head) => serveStream(kubelet, route, url, req, socket, head, serverLogger),
+        network: this.inspection(),
       });
     }
     const serverEndpoint = () => this.serverEndpoint;
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, directory, network,
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, clusterNetwork: this.network, dnsZone,
       }));
     }
+  }
+
+  /** What `winkube net` and `winkube hns` read through the kubelet server. */
+  private inspection(): NetworkInspection {
+    return {
+      net: this.network,
+      hnsText: (node, view) => {
+        const hns = this.kubelets.get(node)?.nodeNetwork.hnsState;
+        return hns ? formatHnsView(hns, view) : undefined;
+      },
+      resolveFromPod: (pod, name) => this.kubelets.get(pod.node)?.resolveFromPod(pod.ip, name) ?? Promise.resolve(undefined),
+    };
   }
 
   /** Registers every node (Ready), then starts heartbeats and pod handling. Resolves when all nodes are Ready. */
@@ -187,3 +218,16 @@ function configSource(configMaps: Informer<KubeObject>, secrets: Informer<KubeOb
 
 /** Informer objects are untyped KubeObjects; pods from the pods informer are Pods. */
 const asPod = (o: KubeObject): Pod => o as unknown as Pod;
+
+/** The cluster's address ranges as the agent's nodes were built with them (the fleet's addressing). */
+function addressingOf(o: NodeAgentOptions): { serviceCIDR: string; clusterCIDR: string; nodeNetwork: string } {
+  const first = o.profiles[0];
+  const net = first?.network ?? (first ? defaultNetworkProfile(first.os) : undefined);
+  const nodeIP = first?.internalIP ?? '172.18.0.2';
+  return {
+    serviceCIDR: o.serviceCIDR ?? net?.serviceCIDR ?? '10.96.0.0/12',
+    clusterCIDR: net?.clusterCIDR ?? (first?.podCIDR.startsWith('10.244.') === false ? `${first.podCIDR.split('.')[0]}.0.0.0/8` : '10.244.0.0/16'),
+    // A /16 around the nodes' addresses, like kind's docker network; its .1 stands for the user's machine.
+    nodeNetwork: `${nodeIP.split('.').slice(0, 2).join('.')}.0.0/16`,
+  };
+}

@@ -33,7 +33,8 @@ export function kubeletConfigz(p: NodeProfile): object {
       nodeStatusReportFrequency: '5m0s',
       nodeLeaseDurationSeconds: 40,
       failSwapOn: !windows,
-      featureGates: {},
+      // --feature-gates as the profile sets them (KubeletConfiguration.featureGates lists only what was set).
+      featureGates: { ...p.featureGates },
     },
   };
 }

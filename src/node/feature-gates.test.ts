@@ -46,3 +46,10 @@ test('featureGateProblems words them as component-base does', () => {
   ]);
   assert.deepEqual(featureGateProblems({ HyperVContainer: true }, 'v1.10.13'), []);
 });
+
+test('/configz reports the gates the profile sets', async () => {
+  const { kubeletConfigz } = await import('./configz.js');
+  const { windowsProfile } = await import('./fleet-defaults.js');
+  const cfg = kubeletConfigz(windowsProfile('w', 0, '10.0.17763', { kubeletVersion: 'v1.23.17', featureGates: { IdentifyPodOS: true } })) as { kubeletconfig: { featureGates: object } };
+  assert.deepEqual(cfg.kubeletconfig.featureGates, { IdentifyPodOS: true });
+});

@@ -98,7 +98,7 @@ export function fleetWarnings(profiles: readonly NodeProfile[]): FleetWarning[] 
       out.push({
         node: p.name, pair: `${kubelet} + kube-apiserver ${KUBERNETES_VERSION}`,
         message: `outside the version skew policy: a kubelet may be up to ${KUBELET_MAX_SKEW} minor versions older than kube-apiserver and never newer`,
-        source: 'seed 002/003 "Windows OS version compatibility" ("The Kubernetes version-skew policy also applies"); kubernetes.io/releases/version-skew-policy',
+        source: 'seeds 002/003 "Windows OS version compatibility": the version-skew policy also applies; kubernetes.io/releases/version-skew-policy',
       });
     }
     if (p.os === 'windows') {

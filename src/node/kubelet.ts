@@ -25,8 +25,11 @@ import { ranBefore, restorePodRuntime } from './restore.js';
 import type { PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
 import { ProcessHost } from './process/process-host.js';
-import type { PodDirectory } from './process/pod-directory.js';
-import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS, EMPTY_CLUSTER, FlatNetwork } from '../network/flat/flat-network.js';
+import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
+import { ClusterNetwork } from '../network/model/cluster-network.js';
+import type { ClusterZone } from '../network/dns/zone.js';
+import { KubeletNodeNet } from './node-net.js';
+import { resolveHost } from './shell/net/resolver.js';
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
 import { podListener } from './process/pod-servers.js';
@@ -60,9 +63,10 @@ export interface KubeletOptions {
   statusWriter: StatusWriter;
   events: EventRecorder;
   timings?: StageTimings;
-  /** The agent's pods by IP, which this kubelet keeps its pods in; and the network model over it. */
-  directory?: PodDirectory;
-  network?: FlatNetwork;
+  /** The cluster's network model this node joins (the agent's); a model of this node alone when absent (tests). */
+  clusterNetwork?: ClusterNetwork;
+  /** The cluster DNS zone, which DNS server programs (coredns) in this node's pods answer from. */
+  dnsZone?: ClusterZone;
   /** ConfigMaps and Secrets for env and volumes; none when absent (tests). */
   config?: ConfigSource;
   /** host:port of the agent's kubelet server, announced on the Node for the API server. */
@@ -98,8 +102,8 @@ export class Kubelet {
   readonly services?: WindowsServiceManager;
   private readonly probes: ProbeManager;
   private readonly processes: ProcessHost;
-  /** Pod IPs this kubelet has put in the agent's directory. */
-  private readonly announced = new Map<string, string>();
+  /** This node in the cluster's network model: its kube-proxy, its pods by IP, its containers' network calls. */
+  readonly net: KubeletNodeNet;
 
   constructor(private readonly o: KubeletOptions) {
     this.profile = o.profile;
@@ -127,13 +131,18 @@ export class Kubelet {
         preStop: (rec, c) => this.processes.preStop(rec, c),
       },
     };
-    const network = o.network ?? new FlatNetwork(o.directory ?? EMPTY_CLUSTER);
+    this.net = new KubeletNodeNet({
+      profile: o.profile, nodeNetwork: this.nodeNetwork, now: () => o.clock.now(), dnsZone: o.dnsZone,
+      model: o.clusterNetwork ?? new ClusterNetwork({ serviceCIDR: '10.96.0.0/12', clusterCIDR: '10.244.0.0/16', nodeNetwork: '172.18.0.0/16' }),
+      listeners: (c) => this.processes.listeners(c),
+      hostNetworkPods: () => [...this.pods.values()].filter((r) => r.pod.spec?.hostNetwork && r.state === 'active'),
+    });
     if (o.profile.os === 'windows') {
       this.services = new WindowsServiceManager({ profile: o.profile, clock: o.clock, hooks: { kubelet: { stop: () => this.suspend(), start: () => this.resume() } } });
     }
     this.processes = new ProcessHost({
       hostServices: this.services,
-      profile: o.profile, clock: o.clock, run: runCommand, network, cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
+      profile: o.profile, clock: o.clock, run: runCommand, networkCalls: (rec, nameservers) => this.net.callsFor(rec, nameservers), cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
       dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
       bootTimeMs: () => this.readyAt,
       volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
@@ -400,12 +409,9 @@ export class Kubelet {
     }
   }
 
-  /** Puts the pod's IP in the agent's directory once its sandbox has one, so other pods can reach it. */
+  /** Puts the pod's IP in the network model once its sandbox has one, so flows can reach it. */
   private announce(rec: PodRuntime): void {
-    const ip = rec.podIP;
-    if (!ip || rec.pod.spec?.hostNetwork || this.announced.get(rec.key) === ip) return;
-    this.announced.set(rec.key, ip);
-    this.o.directory?.set(ip, { rec, listeners: (c) => this.processes.listeners(c) });
+    this.net.podUp(rec);
   }
 
   /**
@@ -430,6 +436,20 @@ export class Kubelet {
     };
   }
 
+  /** Resolves a name as the pod at this address would: its first running container's resolver (OS search rules). */
+  async resolveFromPod(ip: string, name: string): Promise<string | undefined> {
+    for (const rec of this.pods.values()) {
+      if (rec.podIP !== ip) continue;
+      for (const c of rec.containers) {
+        const p = c.state === 'running' ? this.processes.process(c) : undefined;
+        if (!p) continue;
+        const r = await resolveHost(p.env, name);
+        return 'ip' in r ? r.ip : undefined;
+      }
+    }
+    return undefined;
+  }
+
   /** Runs a command in a running container (kubectl exec); undefined when the container is not running. */
   exec(namespace: string, pod: string, container: string, argv: string[], io: ShellIO): Promise<RunResult> | undefined {
     const rec = this.pods.get(`${namespace}/${pod}`);
@@ -440,11 +460,7 @@ export class Kubelet {
   private cleanup(rec: PodRuntime): void {
     this.probes.forget(rec);
     this.processes.forget(rec);
-    const ip = this.announced.get(rec.key);
-    if (ip) {
-      this.o.directory?.set(ip, undefined);
-      this.announced.delete(rec.key);
-    }
+    this.net.podDown(rec);
     this.timers.get(rec.key)?.timer.cancel();
     this.timers.delete(rec.key);
     // CNI DEL: the plugin releases the address and deletes the HNS endpoint.

@@ -12,6 +12,8 @@ import { rdataText, UNREACHABLE_UPSTREAM, type Rcode, type Reply, type Rr, type 
 import { handlePacket, type Transport } from './wire.js';
 
 export const CLUSTER_DOMAIN = 'cluster.local';
+/** kube-dns's address: the tenth of the default Service CIDR 10.96.0.0/12 (kubeadm's clusterDNS). */
+export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
 /** kubeadm's Corefile: `ttl 30` in the kubernetes block. */
 export const DNS_TTL = 30;
 /** The schema version `dns-version.<zone>` TXT answers (coredns kubernetes.go DNSSchemaVersion), with its TTL. */
@@ -78,7 +80,7 @@ export class ClusterZone {
   constructor(o: ClusterZoneOptions = {}) {
     this.domain = (o.domain ?? CLUSTER_DOMAIN).toLowerCase().replace(/\.$/, '');
     this.ttl = o.ttl ?? DNS_TTL;
-    this.dnsIP = o.dnsIP ?? '10.96.0.10';
+    this.dnsIP = o.dnsIP ?? DEFAULT_CLUSTER_DNS;
     this.upstream = o.upstream ?? UNREACHABLE_UPSTREAM;
     this.index = new ClusterIndex(o.nowSeconds);
     this.zones = [this.domain, 'in-addr.arpa', 'ip6.arpa'];

@@ -146,3 +146,21 @@ export function formatHnsdiagList(hns: HnsState): string {
   for (const lb of hns.loadBalancers.values()) lines.push(`${col(lower(lb.id), 36)}| ${` ${lb.frontendVIPs.join(' ')}`.padEnd(16)} | ${lb.hostComputeEndpoints.map(lower).join(' ')}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** One of `winkube hns`'s views of a node's HNS (undefined for an unknown view). */
+export function formatHnsView(hns: HnsState, view: string): string | undefined {
+  switch (view) {
+    case 'networks': return formatHnsNetworks(hns);
+    case 'endpoints': return formatHnsEndpoints(hns);
+    case 'policies': return formatHnsPolicyLists(hns);
+    case 'hnsdiag': return formatHnsdiagList(hns);
+    case 'json': return `${JSON.stringify({ networks: [...hns.networks.values()], endpoints: [...hns.endpoints.values()], loadBalancers: [...hns.loadBalancers.values()] }, null, 2)}\n`;
+    case 'all': return [
+      '# Get-HnsNetwork | ConvertTo-Json', formatHnsNetworks(hns),
+      '# Get-HnsEndpoint | ConvertTo-Json', formatHnsEndpoints(hns),
+      '# Get-HnsPolicyList | ConvertTo-Json', formatHnsPolicyLists(hns),
+      '# hnsdiag list all', formatHnsdiagList(hns),
+    ].join('\n');
+    default: return undefined;
+  }
+}

@@ -3,8 +3,8 @@
 
 import { createHash } from 'node:crypto';
 import type { CniResult } from '../../network/cni/interfaces.js';
-import type { FlatNetwork } from '../../network/flat/flat-network.js';
 import type { NetworkView } from '../shell/interfaces.js';
+import type { NetworkCalls } from '../node-net.js';
 import type { PodDns } from './pod-dns.js';
 
 export interface ContainerNetworkOptions {
@@ -15,7 +15,8 @@ export interface ContainerNetworkOptions {
   dns: PodDns;
   /** Names the Windows adapter after the sandbox's HNS endpoint. */
   sandboxID: string;
-  network: FlatNetwork;
+  /** Connections, requests, pings and DNS questions: flows through the cluster network model (src/network). */
+  calls: NetworkCalls;
   /** The sandbox's CNI result: interface name, MAC and gateway as the plugin made them (absent: hostNetwork, tests). */
   cni?: CniResult;
 }
@@ -35,7 +36,7 @@ export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
     : ['02', ...[...mac.subarray(0, 5)].map((b) => b.toString(16).padStart(2, '0'))].join(':');
   const prefix = Number(o.podCIDR.split('/')[1] ?? 24);
   const name = o.os === 'windows' ? `vEthernet (${o.sandboxID.slice(0, 12)}_cbr0)` : 'eth0';
-  const net = o.network;
+  const net = o.calls;
   // The plugin's view wins: win-bridge's gateway is the subnet's .2, win-overlay's MAC is 0E-2A-<ip hex>, the
   // Windows adapter is named after the HNS endpoint (`vEthernet (<sandbox>_<network>)`).
   const iface = o.cni && o.cni.ip === o.podIP
@@ -44,10 +45,10 @@ export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
   return {
     interfaces: o.podIP ? [iface] : [],
     dns: o.dns,
-    lookup: async (fqdn, type) => net.lookup(fqdn, type),
-    connect: async (ip, port) => net.connect(ip, port),
-    http: (req) => net.http(o.podIP, req),
+    lookup: (fqdn, type) => net.lookup(fqdn, type),
+    connect: (ip, port) => net.connect(ip, port),
+    http: (req) => net.http(req),
     ping: async (ip) => (ip === o.podIP || ip.startsWith('127.') ? { rttMs: 0, ttl: o.os === 'windows' ? 128 : 64 } : net.ping(ip)),
-    serveDns: async (packet, transport) => net.serveDns(packet, transport),
+    serveDns: net.serveDns,
   };
 }

@@ -7,7 +7,7 @@ import type { ProbeTarget } from '../probes/probe-runner.js';
 import { runHook, type HookResult } from './hooks.js';
 import type { Clock } from '../../util/clock.js';
 import { shellClock } from '../shell/index.js';
-import type { FlatNetwork } from '../../network/flat/flat-network.js';
+import type { NetworkCalls } from '../node-net.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import type { NodeProfile } from '../profile.js';
 import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
@@ -27,7 +27,8 @@ export interface ProcessHostOptions {
   profile: NodeProfile;
   clock: Clock;
   run: RunCommand;
-  network: FlatNetwork;
+  /** A container's network calls through the model, from its pod (or node) with these nameservers. */
+  networkCalls(rec: PodRuntime, nameservers: string[]): NetworkCalls;
   /** The CNI result of a sandbox (interface name, MAC, gateway), from the node's network. */
   cni?: (sandboxID: string) => CniResult | undefined;
   dns: DnsSettings;
@@ -76,7 +77,7 @@ export class ProcessHost {
       profile: this.o.profile, clock: this.clock, bootTimeMs: this.o.bootTimeMs(),
       volumeContext: { ...this.o.volumeContext, podIP: rec.podIP ?? '' },
       shared: { pod, host: this.hostVolumes },
-      network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', network: this.o.network, cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
+      network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', calls: this.o.networkCalls(rec, dns.nameservers), cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
       hostServices: this.o.hostServices,
     });
     const proc = new ContainerProcess(env, this.o.run);

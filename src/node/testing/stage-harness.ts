@@ -12,7 +12,8 @@ import type { PodRuntime } from '../runtime-state.js';
 import { ACTIONS } from '../stages/actions.js';
 import { ProbeManager } from '../probes/probe-manager.js';
 import { ProcessHost } from '../process/process-host.js';
-import { EMPTY_CLUSTER, FlatNetwork } from '../../network/flat/flat-network.js';
+import { ClusterNetwork } from '../../network/model/cluster-network.js';
+import { modelNetworkCalls } from '../../network/model/pod-view.js';
 import { runCommand } from '../shell/run-command.js';
 import { failStart, hookFailed } from '../stages/actions.js';
 import { StageEngine } from '../stages/engine.js';
@@ -65,7 +66,12 @@ export class StageHarness {
     this.rec = opts.restore ? restorePodRuntime(pod, this.clock.now()) : newPodRuntime(pod, this.clock.now());
     // The container runtime's processes, as the kubelet has them: containers run their commands in the shells.
     const processes = new ProcessHost({
-      profile, clock: this.clock, run: runCommand, network: new FlatNetwork(EMPTY_CLUSTER),
+      profile, clock: this.clock, run: runCommand,
+      // A cluster with nothing else in it: the pod's own network calls only.
+      networkCalls: (rec, nameservers) => modelNetworkCalls({
+        net: new ClusterNetwork({ serviceCIDR: '10.96.0.0/12', clusterCIDR: '10.244.0.0/16', nodeNetwork: '172.18.0.0/16' }),
+        from: { kind: 'pod', ip: rec.podIP ?? '' }, nameservers, answerDns: () => undefined,
+      }),
       dns: { clusterDNS: '10.96.0.10', clusterDomain: 'cluster.local', hostNameservers: [] },
       bootTimeMs: () => this.start,
       volumeContext: { os: profile.os, hostIP: profile.internalIP, allocatable, config: this.ctx.config },

@@ -1,0 +1,109 @@
+// One kubelet's place in the network model: its node (HNS store, kube-proxy winkernel or iptables), its pods by IP,
+// and the network calls of each of its containers, which are flows from the pod (or from the node, for host-network
+// and HostProcess containers) through the model.
+
+import { askDns } from '../network/dns/client.js';
+import type { ClusterZone } from '../network/dns/zone.js';
+import { hnsFeatures } from '../network/hns/features.js';
+import type { NodeNetwork } from '../network/cni/node-network.js';
+import type { ClusterNetwork } from '../network/model/cluster-network.js';
+import { modelNetworkCalls } from '../network/model/pod-view.js';
+import type { FlowSource, NodeNet } from '../network/model/types.js';
+import { defaultNetworkProfile, type KubeProxyProfile } from '../network/profile.js';
+import { IptablesProxier } from '../network/proxy/iptables/proxier.js';
+import { WinKernelProxier } from '../network/proxy/winkernel/proxier.js';
+import type { Listener, NetworkView } from './shell/interfaces.js';
+import { kubeletMinor } from './kube-version.js';
+import type { NodeProfile } from './profile.js';
+import type { ContainerRuntime, PodRuntime } from './runtime-state.js';
+import { podListener } from './process/pod-servers.js';
+
+export type NetworkCalls = Pick<NetworkView, 'lookup' | 'connect' | 'http' | 'ping' | 'serveDns'>;
+
+export interface NodeNetOptions {
+  profile: NodeProfile;
+  nodeNetwork: NodeNetwork;
+  model: ClusterNetwork;
+  now(): number;
+  /** Sockets a container's processes opened. */
+  listeners(c: ContainerRuntime): Listener[] | undefined;
+  /** The node's running host-network pods (their sockets are the node's). */
+  hostNetworkPods(): Iterable<PodRuntime>;
+  /** The cluster DNS zone a DNS server program (coredns) answers from. */
+  dnsZone?: ClusterZone;
+}
+
+/** The kube-proxy flags of a node: the profile's, with the network name and source VIP its CNI setup gives. */
+function proxyConfig(profile: NodeProfile, nodeNetwork: NodeNetwork): KubeProxyProfile {
+  const cfg = { ...(profile.network ?? defaultNetworkProfile(profile.os)).kubeProxy };
+  if (profile.os !== 'windows') return cfg;
+  cfg.networkName ??= nodeNetwork.podNetworkName;
+  const overlay = nodeNetwork.hnsState?.networkByName(cfg.networkName)?.type === 'Overlay';
+  // sig-windows-tools' start-up script reserves the source VIP from the node's IPAM (and caches it in
+  // C:\k\SourceVip.json); a profile may instead give it, as --source-vip, or leave it out to reproduce the error.
+  if (overlay && cfg.sourceVip === undefined) cfg.sourceVip = nodeNetwork.ipam.allocate('source-vip');
+  return cfg;
+}
+
+export class KubeletNodeNet {
+  readonly node: NodeNet;
+  private readonly announced = new Map<string, string>();
+
+  constructor(private readonly o: NodeNetOptions) {
+    const p = o.profile;
+    const minorVersion = kubeletMinor(p.kubeletVersion, 33);
+    const node: NodeNet = {
+      name: p.name, os: p.os, ip: p.internalIP, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, minorVersion,
+      network: p.network ?? defaultNetworkProfile(p.os), hns: o.nodeNetwork.hnsState,
+      listenerAt: (port, protocol) => {
+        for (const rec of o.hostNetworkPods()) {
+          const l = podListener(rec, port, protocol, (c) => o.listeners(c));
+          if (l) return l;
+        }
+        return undefined;
+      },
+    };
+    const cfg = proxyConfig(p, o.nodeNetwork);
+    if (p.os === 'windows' && node.hns) {
+      node.winkernel = new WinKernelProxier(
+        { name: p.name, nodeIP: p.internalIP, computerName: p.name.toUpperCase().slice(0, 15), minorVersion, hns: node.hns, features: hnsFeatures(node.hns.version) },
+        cfg, o.now,
+      );
+    } else if (p.os === 'linux') {
+      node.iptables = new IptablesProxier({ name: p.name, nodeIP: p.internalIP }, o.now);
+    }
+    this.node = node;
+    o.model.addNode(node);
+  }
+
+  /** The pod's sandbox has its address: flows can reach it. */
+  podUp(rec: PodRuntime): void {
+    const ip = rec.podIP;
+    if (!ip || rec.pod.spec?.hostNetwork || this.announced.get(rec.key) === ip) return;
+    this.announced.set(rec.key, ip);
+    this.o.model.setPod(ip, {
+      ip, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
+      listenerAt: (port, protocol) => podListener(rec, port, protocol, (c) => this.o.listeners(c)),
+    });
+  }
+
+  podDown(rec: PodRuntime): void {
+    const ip = this.announced.get(rec.key);
+    if (!ip) return;
+    this.announced.delete(rec.key);
+    this.o.model.setPod(ip, undefined);
+  }
+
+  /** A container's network calls, as flows from its pod (or its node, with the host's network). */
+  callsFor(rec: PodRuntime, nameservers: string[]): NetworkCalls {
+    const from: FlowSource = rec.pod.spec?.hostNetwork || !rec.podIP ? { kind: 'node', node: this.node.name } : { kind: 'pod', ip: rec.podIP };
+    const zone = this.o.dnsZone;
+    return {
+      ...modelNetworkCalls({
+        net: this.o.model, from, nameservers,
+        answerDns: (l, fqdn, type) => (l.dns ? askDns(l.dns, fqdn, type, '') : undefined),
+      }),
+      serveDns: zone ? async (packet, transport) => zone.handle(packet, transport) : undefined,
+    };
+  }
+}
