@@ -95,6 +95,7 @@ export class Cluster {
       controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
       rootCA: this.pki.ca.cert,
+      apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
     });
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({

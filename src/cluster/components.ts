@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createEventRecorder } from '../client/event-recorder.js';
 import { InformerFactory } from '../client/informer.js';
 import { ControllerManager } from '../controllers/manager.js';
-import { NodeAgent } from '../node/agent.js';
+import { NodeAgent, type NodeAgentOptions } from '../node/agent.js';
 import type { KubeletServerTls } from '../node/server/kubelet-server.js';
 import { defaultFleet } from '../node/fleet-defaults.js';
 import { parseFleet } from '../node/fleet.js';
@@ -28,6 +28,8 @@ export interface ComponentsConfig {
   rootCA?: string;
   /** TLS of the node agent's kubelet server; without it logs, exec and port-forward are not served. */
   kubeletServerTls?: KubeletServerTls;
+  /** kube-apiserver as pods reach it (the `kubernetes` Service's endpoint and the real server behind it). */
+  apiServer?: NodeAgentOptions['apiServer'];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
 }
@@ -77,7 +79,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   }
   if (run.nodes && profiles.length) {
     const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
-    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls });
+    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer });
     await agent.start();
     stops.push(() => agent.stop());
     out.nodes = agent;

@@ -105,6 +105,11 @@ export class ControlPlane {
     return createClient(new InProcessTransport(this.api, user));
   }
 
+  /** Where pods reach kube-apiserver: the `kubernetes` Service's endpoint on the control-plane node. */
+  get advertised(): { address: string; port: number } {
+    return { address: this.cfg.advertiseAddress ?? '172.18.0.2', port: this.cfg.advertisePort ?? 6443 };
+  }
+
   async start(): Promise<void> {
     await this.api.start();
     // Before anything allocates: creates the bitmaps on a new store and brings them up to date on an old one
@@ -113,8 +118,8 @@ export class ControlPlane {
     this.allocationRepair.start();
     await bootstrapCluster(this.client({ name: 'system:apiserver', groups: ['system:masters'] }), {
       apiServiceIP: this.allocator.apiServiceIP(),
-      advertiseAddress: this.cfg.advertiseAddress ?? '172.18.0.2',
-      advertisePort: this.cfg.advertisePort ?? 6443,
+      advertiseAddress: this.advertised.address,
+      advertisePort: this.advertised.port,
     });
   }
 

@@ -22,7 +22,7 @@ import { formatHnsView } from '../network/hns/format.js';
 import type { SliceLike } from '../network/proxy/service-ports.js';
 import { defaultNetworkProfile } from '../network/profile.js';
 import type { NetworkInspection } from './server/network-endpoints.js';
-import { Kubelet } from './kubelet.js';
+import { Kubelet, type KubeletOptions } from './kubelet.js';
 import { leaseOf } from '../network/cni/flannel-setup.js';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { KubeletServer, type KubeletServerTls } from './server/kubelet-server.js';
@@ -47,6 +47,8 @@ export interface NodeAgentOptions {
   serverTls?: KubeletServerTls;
   /** The Service CIDR (kube-apiserver --service-cluster-ip-range); default 10.96.0.0/12. */
   serviceCIDR?: string;
+  /** kube-apiserver as pods reach it: its advertised address and port, and the real server on loopback. */
+  apiServer?: KubeletOptions['apiServer'];
 }
 
 export class NodeAgent {
@@ -117,7 +119,7 @@ export class NodeAgent {
     for (const profile of o.profiles) {
       const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, clusterNetwork: this.network, dnsZone,
+        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, clusterNetwork: this.network, dnsZone, apiServer: o.apiServer,
       }));
     }
   }

@@ -28,7 +28,7 @@ import { ProcessHost } from './process/process-host.js';
 import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
 import { ClusterNetwork } from '../network/model/cluster-network.js';
 import type { ClusterZone } from '../network/dns/zone.js';
-import { KubeletNodeNet } from './node-net.js';
+import { KubeletNodeNet, type NodeNetOptions } from './node-net.js';
 import { resolveHost } from './shell/net/resolver.js';
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
@@ -67,6 +67,8 @@ export interface KubeletOptions {
   clusterNetwork?: ClusterNetwork;
   /** The cluster DNS zone, which DNS server programs (coredns) in this node's pods answer from. */
   dnsZone?: ClusterZone;
+  /** kube-apiserver's address on the node network and the real server behind it (the `kubernetes` Service's endpoint). */
+  apiServer?: NodeNetOptions['apiServer'];
   /** ConfigMaps and Secrets for env and volumes; none when absent (tests). */
   config?: ConfigSource;
   /** host:port of the agent's kubelet server, announced on the Node for the API server. */
@@ -132,7 +134,7 @@ export class Kubelet {
       },
     };
     this.net = new KubeletNodeNet({
-      profile: o.profile, nodeNetwork: this.nodeNetwork, now: () => o.clock.now(), dnsZone: o.dnsZone,
+      profile: o.profile, nodeNetwork: this.nodeNetwork, now: () => o.clock.now(), dnsZone: o.dnsZone, apiServer: o.apiServer,
       model: o.clusterNetwork ?? new ClusterNetwork({ serviceCIDR: '10.96.0.0/12', clusterCIDR: '10.244.0.0/16', nodeNetwork: '172.18.0.0/16' }),
       listeners: (c) => this.processes.listeners(c),
       hostNetworkPods: () => [...this.pods.values()].filter((r) => r.pod.spec?.hostNetwork && r.state === 'active'),

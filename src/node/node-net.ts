@@ -13,6 +13,7 @@ import { defaultNetworkProfile, type KubeProxyProfile } from '../network/profile
 import { IptablesProxier } from '../network/proxy/iptables/proxier.js';
 import { WinKernelProxier } from '../network/proxy/winkernel/proxier.js';
 import type { Listener, NetworkView } from './shell/interfaces.js';
+import { apiServerListener, type ApiServerTarget } from './apiserver-listener.js';
 import { kubeletMinor } from './kube-version.js';
 import type { NodeProfile } from './profile.js';
 import type { ContainerRuntime, PodRuntime } from './runtime-state.js';
@@ -31,6 +32,8 @@ export interface NodeNetOptions {
   hostNetworkPods(): Iterable<PodRuntime>;
   /** The cluster DNS zone a DNS server program (coredns) answers from. */
   dnsZone?: ClusterZone;
+  /** kube-apiserver, which listens on the host network of the node at its advertised address. */
+  apiServer?: ApiServerTarget & { address: string; port: number };
 }
 
 /** The kube-proxy flags of a node: the profile's, with the network name and source VIP its CNI setup gives. */
@@ -52,10 +55,12 @@ export class KubeletNodeNet {
   constructor(private readonly o: NodeNetOptions) {
     const p = o.profile;
     const minorVersion = kubeletMinor(p.kubeletVersion, 33);
+    const api = o.apiServer && o.apiServer.address === p.internalIP ? apiServerListener(o.apiServer.port, o.apiServer) : undefined;
     const node: NodeNet = {
       name: p.name, os: p.os, ip: p.internalIP, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, minorVersion,
       network: p.network ?? defaultNetworkProfile(p.os), hns: o.nodeNetwork.hnsState,
       listenerAt: (port, protocol) => {
+        if (api && port === api.port && protocol === 'TCP') return api;
         for (const rec of o.hostNetworkPods()) {
           const l = podListener(rec, port, protocol, (c) => o.listeners(c));
           if (l) return l;

@@ -102,7 +102,8 @@ test('RuntimeClasses from the guide: iis-2019 lands on 10.0.17763 with toleratio
   assert.equal(nodeLabels().get(iis.spec.nodeName!)!['node.kubernetes.io/windows-build'], '10.0.17763');
   assert.ok(iis.spec.tolerations?.some((t) => t.key === 'os' && t.value === 'windows' && t.effect === 'NoSchedule'), 'toleration merged from the RuntimeClass');
   assert.equal(iis.spec.nodeSelector?.['node.kubernetes.io/windows-build'], '10.0.17763');
-  assert.match(k.ok(['get', 'svc', 'iis']), /iis\s+LoadBalancer\s+\S+\s+<pending>\s+80:\d+\/TCP/);
+  // The emulated cloud's load-balancer controller gives the Service an address from its pool.
+  await eventually(() => /iis\s+LoadBalancer\s+\S+\s+172\.18\.255\.\d+\s+80:\d+\/TCP/.test(k.ok(['get', 'svc', 'iis'])) || undefined, 10_000, 'LoadBalancer ingress IP');
 
   applyYaml(`apiVersion: apps/v1
 kind: Deployment

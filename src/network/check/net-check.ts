@@ -112,7 +112,10 @@ export function formatNetCheck(cells: CheckCell[]): string {
   const mark: Record<CellResult, string> = { pass: 'PASS', fail: 'FAIL', limitation: 'LIMIT' };
   const lines: string[] = [];
   let group = '';
-  for (const c of cells) {
+  // One block per check, in the order the checks first appear (the seed's list order).
+  const order = [...new Set(cells.map((c) => c.check))];
+  const sorted = [...cells].sort((a, b) => order.indexOf(a.check) - order.indexOf(b.check));
+  for (const c of sorted) {
     if (c.check !== group) {
       group = c.check;
       lines.push('', `${group}:`);
