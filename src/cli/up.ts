@@ -4,6 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Cluster } from '../cluster/cluster.js';
+import { parsePortMapping, type PortMapping } from '../network/publish/published-ports.js';
 import { loadProfiles } from '../cluster/components.js';
 import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
@@ -18,6 +19,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'log-level', type: 'string', help: 'error | warn | info | debug', default: 'info', placeholder: 'LEVEL' },
   { name: 'dashboard', type: 'boolean', help: 'serve the dashboard (a web page of the fleet, pods and events) on 127.0.0.1; --dashboard=false turns it off', default: true },
   { name: 'dashboard-port', type: 'number', help: 'port of the dashboard; 0 picks a free one', default: 0 },
+  { name: 'publish', type: 'string', help: 'publish NodePorts on 127.0.0.1, as kind\'s extraPortMappings: HOSTPORT:NODEPORT[@NODE], comma-separated (HOSTPORT 0 picks a free one)', placeholder: 'MAPPINGS' },
   { name: 'dns-port', type: 'number', help: 'port of the cluster DNS server on 127.0.0.1 (UDP and TCP, kube-dns\'s answers); 0 picks a free one', default: 0 },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
@@ -89,9 +91,15 @@ export const upCommand: Command = {
     if (!Number.isInteger(dashboardPort) || dashboardPort < 0 || dashboardPort > 65535) throw new UsageError(`invalid --dashboard-port ${dashboardPort}`);
     const dnsPort = flags['dns-port'] as number;
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
+    let publish: PortMapping[] = [];
+    try {
+      publish = String(flags.publish ?? '').split(',').filter((x) => x.trim()).map(parsePortMapping);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish,
     });
     let stopping = false;
     const stop = async (signal: string) => {
@@ -116,6 +124,7 @@ export const upCommand: Command = {
     say(`winkube: cluster ready in ${secs}s — ${cluster.nodeCount} nodes Ready, API server at ${cluster.serverUrl}`);
     if (cluster.dashboardUrl) say(`dashboard: ${cluster.dashboardUrl}`);
     if (cluster.dnsAddress) say(`DNS: ${cluster.dnsAddress}`);
+    for (const p of cluster.publishedPorts) say(`published: ${p}`);
     say(`export KUBECONFIG=${kubeconfig}`);
     await new Promise(() => {}); // serve until a signal arrives
     return 0;

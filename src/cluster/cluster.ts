@@ -16,6 +16,7 @@ import { startComponents, type RunningComponents } from './components.js';
 import { startDashboard } from '../dashboard/server.js';
 import type { NodeProfile } from '../node/profile.js';
 import type { Store } from '../storage/interfaces.js';
+import { PublishedPort, type PortMapping } from '../network/publish/published-ports.js';
 
 export interface ClusterConfig {
   dataDir: string;
@@ -32,12 +33,15 @@ export interface ClusterConfig {
   dashboardPort?: number;
   /** Port of the cluster DNS server on 127.0.0.1, UDP and TCP (0 = a free one); no DNS server when undefined. */
   dnsPort?: number;
+  /** NodePorts published on 127.0.0.1 (kind's extraPortMappings). */
+  publish?: PortMapping[];
 }
 
 export class Cluster {
   readonly controlPlane: ControlPlane;
   private readonly http: HttpFrontEnd;
   private readonly pki: ClusterPki;
+  private readonly published: PublishedPort[] = [];
   private components?: RunningComponents;
   private dashboard?: Awaited<ReturnType<typeof startDashboard>>;
   private dns?: RunningClusterDns;
@@ -97,6 +101,14 @@ export class Cluster {
       rootCA: this.pki.ca.cert,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
     });
+    for (const m of this.cfg.publish ?? []) {
+      const network = this.components.nodes?.network;
+      if (!network) break;
+      const p = new PublishedPort(network, m);
+      await p.listen();
+      this.published.push(p);
+      step(`NodePort ${m.nodePort} of ${m.node ?? 'the first Linux node'} published on http://127.0.0.1:${p.port}/`);
+    }
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({
         client: this.controlPlane.client({ name: 'system:winkube-dashboard', groups: ['system:authenticated'] }),
@@ -110,7 +122,13 @@ export class Cluster {
     writeKubeconfig(path, this.serverUrl, this.pki);
   }
 
+  /** `127.0.0.1:<hostPort> → NodePort <n>` for each published port. */
+  get publishedPorts(): string[] {
+    return this.published.map((p) => `127.0.0.1:${p.port} → NodePort ${p.mapping.nodePort}${p.mapping.node ? ` on ${p.mapping.node}` : ''}`);
+  }
+
   async stop(): Promise<void> {
+    for (const p of this.published) await p.close();
     await this.dashboard?.close();
     await this.dns?.stop();
     await this.components?.stop();

@@ -19,6 +19,8 @@ export interface StartOptions {
   dataDir?: string;
   fleet?: string;
   timeoutMs?: number;
+  /** More `winkube up` flags (e.g. --publish). */
+  args?: string[];
 }
 
 /** Starts `winkube up --data-dir DIR --port 0` and resolves once DIR/kubeconfig exists (every node Ready). */
@@ -29,6 +31,7 @@ export async function startCluster(opts: StartOptions = {}): Promise<RunningClus
   rmSync(kubeconfig, { force: true });
   const args = [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--log-level', 'warn'];
   if (opts.fleet) args.push('--fleet', opts.fleet);
+  args.push(...(opts.args ?? []));
   const proc: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -142,4 +145,10 @@ export async function eventually<T>(fn: () => T | Promise<T>, timeoutMs = 20_000
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Runs another `winkube` command (net, hns) against a cluster, as a user would from a shell. */
+export function winkube(args: string[], kubeconfig: string, timeoutMs = 30_000): KubectlResult {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'winkube.js'), ...args, '--kubeconfig', kubeconfig], { encoding: 'utf8', timeout: timeoutMs, cwd: ROOT });
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }

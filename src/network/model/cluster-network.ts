@@ -23,6 +23,8 @@ export class ClusterNetwork {
   private readonly pods = new Map<string, PodNet>();
   private readonly services = new Map<string, { svc: Service; slices: SliceLike[] }>();
   private readonly vips = new Map<string, string>();
+  /** NodePort → the Service (`namespace/name`) that has it. */
+  private readonly nodePorts = new Map<number, string>();
   /** Round-robin position per load balancer (HNS id or iptables chain): backends take turns, as random choice averages. */
   private readonly turns = new Map<string, number>();
   readonly serviceCidr: Cidr;
@@ -83,9 +85,11 @@ export class ClusterNetwork {
     const key = `${namespace}/${name}`;
     const old = this.services.get(key);
     for (const ip of old ? clusterIPsOf(old.svc) : []) this.vips.delete(ip);
+    for (const p of old?.svc.spec?.ports ?? []) if (p.nodePort && this.nodePorts.get(p.nodePort) === key) this.nodePorts.delete(p.nodePort);
     if (svc) {
       this.services.set(key, { svc, slices });
       for (const ip of clusterIPsOf(svc)) this.vips.set(ip, key);
+      for (const p of svc.spec?.ports ?? []) if (p.nodePort) this.nodePorts.set(p.nodePort, key);
     } else this.services.delete(key);
     const ports = svc ? servicePortsOf(svc, slices) : [];
     for (const n of this.nodes.values()) {
@@ -97,6 +101,11 @@ export class ClusterNetwork {
   /** The Service (`namespace/name`) whose ClusterIP this is. */
   serviceOfVIP(ip: string): string | undefined {
     return this.vips.get(ip);
+  }
+
+  /** The Service (`namespace/name`) that has this NodePort. */
+  serviceOfNodePort(port: number): string | undefined {
+    return this.nodePorts.get(port);
   }
 
   service(namespace: string, name: string): Service | undefined {

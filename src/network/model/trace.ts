@@ -156,8 +156,14 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
     return undefined;
   }
   if (!lb) {
-    if (!vipOf) return undefined;
+    const nodePortOf = step.ip === node.ip && step.port !== undefined ? net.serviceOfNodePort(step.port) : undefined;
     const state = node.winkernel?.state();
+    if (nodePortOf && state && state.phase !== 'running') {
+      // Nothing programmed the NodePort on this node, and nothing on the host listens there: the host resets.
+      hops.push({ at: `node ${node.name} HNS`, rule: `no load balancer for NodePort ${step.port} of ${nodePortOf}` });
+      return { done: end('refused', `kube-proxy on ${node.name} is not programming Services: ${state.reason}`) };
+    }
+    if (!vipOf) return undefined;
     const why = state && state.phase !== 'running'
       ? `kube-proxy on ${node.name} is not programming Services: ${state.reason}`
       : `no HNS load balancer for ${step.ip}:${step.port}/${flow.protocol} on ${node.name} (winkube net proxy ${node.name} shows kube-proxy's log)`;

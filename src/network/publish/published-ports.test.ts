@@ -16,7 +16,7 @@ test('a published NodePort reaches the Service through the node\'s kube-proxy; t
   const win = addNode(net, { name: 'win-1', os: 'windows', index: 2 });
   const web = addPod(net, win, 5, 'web', [{
     port: 80, protocol: 'TCP', program: 'powershell.exe',
-    handler: async (req) => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from(`hello from ${req.localAddress}, caller ${req.remoteAddress}`) }),
+    handler: async (req) => ({ status: 200, headers: { 'Content-Type': 'text/plain', 'Content-Length': '99' }, body: Buffer.from(`hello from ${req.localAddress}, caller ${req.remoteAddress}`) }),
   }]);
   addService(net, 'web', '10.96.0.50', [web], { type: 'NodePort', ports: [{ port: 80, targetPort: 80, nodePort: 30080, protocol: 'TCP' }] });
   const published = new PublishedPort(net, { hostPort: 0, nodePort: 30080, node: 'win-1' });

@@ -25,7 +25,7 @@ export function parsePortMapping(spec: string): PortMapping {
   return { hostPort, nodePort, node: m[3] };
 }
 
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
 
 export class PublishedPort {
   private server?: http.Server;

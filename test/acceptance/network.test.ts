@@ -1,0 +1,209 @@
+// Issue 9 acceptance (networking), with the real kubectl against `winkube up`: seed 000's verification list on the
+// seed's win-webserver, the Windows limitations the seeds list (no Service VIPs from a Windows host, no ICMP out of
+// the pod network), session affinity on WS2019 vs WS2022, a Service with 65 Windows backends with and without DSR,
+// and flanneld's refusal of a Windows vxlan config.
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { eventually, Kubectl, kubectlBinaries, startCluster, winkube, type RunningCluster } from './harness.js';
+
+const FLEET = new URL('../../../test/fixtures/network-fleet.yaml', import.meta.url).pathname;
+const NEWEST = kubectlBinaries().at(-1)!;
+let cluster: RunningCluster;
+let k: Kubectl;
+let published: number;
+
+interface PodJson { metadata: { name: string }; spec: { nodeName?: string }; status: { phase?: string; podIP?: string } }
+
+function pods(selector: string): PodJson[] {
+  return (JSON.parse(k.ok(['get', 'pods', '-l', selector, '-o', 'json'])) as { items: PodJson[] }).items;
+}
+
+async function running(selector: string, count: number, timeoutMs = 30_000): Promise<PodJson[]> {
+  return eventually(() => {
+    const ps = pods(selector).filter((p) => p.status.phase === 'Running' && p.status.podIP);
+    return ps.length === count ? ps : undefined;
+  }, timeoutMs, `${count} pods ${selector} Running`);
+}
+
+const exec = (pod: string, cmd: string[]) => k.run(['exec', pod, '--', ...cmd]);
+const nodeIP = (name: string) => k.ok(['get', 'node', name, '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}']);
+
+/** A Windows client pod on one node that idles, for exec. */
+function windowsClient(name: string, node: string, tag: string): string {
+  return `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}, labels: {role: client}}
+spec:
+  nodeName: ${node}
+  nodeSelector: {kubernetes.io/os: windows}
+  containers:
+  - {name: c, image: 'mcr.microsoft.com/windows/servercore:${tag}', command: [powershell.exe, -command, 'Start-Sleep -Seconds 36000']}
+`;
+}
+
+before(async () => {
+  cluster = await startCluster({ fleet: FLEET, args: ['--publish', '0:30080@win2019'] });
+  k = new Kubectl(NEWEST.path, cluster.kubeconfig);
+  const m = await eventually(() => /^published: 127\.0\.0\.1:(\d+) → NodePort 30080 on win2019$/m.exec(cluster.output()), 10_000, 'the published port');
+  published = Number(m[1]);
+  // The seed's win-webserver (seed 000 "Getting Started") on the WS2019 nodes (its image is ltsc2019), NodePort 30080.
+  const seed = readFileSync(new URL('../../../test/fixtures/win-webserver.yaml', import.meta.url), 'utf8')
+    .replace('      targetPort: 80\n', '      targetPort: 80\n      nodePort: 30080\n')
+    .replace('      kubernetes.io/os: windows\n', "      kubernetes.io/os: windows\n      node.kubernetes.io/windows-build: '10.0.17763'\n");
+  assert.match(seed, /nodePort: 30080[\s\S]*windows-build/);
+  k.ok(['apply', '-f', '-'], seed);
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: nodeshell}
+spec:
+  nodeName: control-plane
+  hostNetwork: true
+  containers: [{name: c, image: busybox:1.36, command: [sleep, '36000']}]
+---
+${windowsClient('c2019', 'win2019', 'ltsc2019')}---
+${windowsClient('c2019-dsr', 'win2019-dsr', 'ltsc2019')}---
+${windowsClient('c2022', 'win2022', 'ltsc2022')}`);
+});
+
+after(async () => {
+  k?.dispose();
+  await cluster?.stop();
+});
+
+test('seed 000 verification list on win-webserver: node→pod, pod→pod, Service IP, discovery, NodePort, outbound', async () => {
+  const [a, b] = await running('app=win-webserver', 2);
+  await eventually(() => pods('role=client').filter((p) => p.status.phase === 'Running').length === 3 || undefined, 30_000, 'clients Running');
+  await eventually(() => k.ok(['get', 'pod', 'nodeshell', '-o', 'jsonpath={.status.phase}']) === 'Running' || undefined, 20_000, 'nodeshell Running');
+  // Names resolve once kube-dns has ready endpoints (the coredns pods' readiness probes passed).
+  await eventually(() => k.ok(['get', 'endpointslices', '-n', 'kube-system', '-l', 'kubernetes.io/service-name=kube-dns', '-o', 'jsonpath={.items[*].endpoints[?(@.conditions.ready==true)].addresses[0]}']).trim().split(/\s+/).length === 2 || undefined, 30_000, 'kube-dns endpoints ready');
+  const page = /<H1>Windows Container Web Server<\/H1>/;
+  // Node to pod across the network: curl port 80 of the pod IPs from the Linux control plane node.
+  for (const p of [a, b]) assert.match(exec('nodeshell', ['wget', '-qO-', `http://${p.status.podIP}`]).stdout, page);
+  // Pod to pod: ping between the pods, across hosts.
+  const ping = exec(a.metadata.name, ['ping', '-n', '1', b.status.podIP!]);
+  assert.match(ping.stdout, new RegExp(`Reply from ${b.status.podIP!.replace(/\./g, '\\.')}: bytes=32`), ping.stdout + ping.stderr);
+  // Service to pod: the virtual IP from the control plane node and from the pods.
+  const vip = k.ok(['get', 'svc', 'win-webserver', '-o', 'jsonpath={.spec.clusterIP}']);
+  assert.match(exec('nodeshell', ['wget', '-qO-', `http://${vip}`]).stdout, page);
+  for (const p of [a, b]) assert.match(exec(p.metadata.name, ['curl.exe', '-s', `http://${vip}`]).stdout, page);
+  // Service discovery by name with the default DNS suffix.
+  assert.match(exec(a.metadata.name, ['curl.exe', '-s', 'http://win-webserver']).stdout, page);
+  assert.match(exec(a.metadata.name, ['powershell', '-command', '(Invoke-WebRequest -UseBasicParsing http://win-webserver.default.svc.cluster.local).Content']).stdout, page);
+  // Inbound: the NodePort from the control plane node and from outside the cluster (published on 127.0.0.1).
+  assert.match(exec('nodeshell', ['wget', '-qO-', `http://${nodeIP('win2019')}:30080`]).stdout, page);
+  const res = await fetch(`http://127.0.0.1:${published}/`);
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), page);
+  // Outbound: TCP leaves the cluster through the node's OutBoundNAT (nothing outside is modelled to answer).
+  const out = winkube(['net', 'trace', `pod/${a.metadata.name}`, '203.0.113.10', '--port', '80'], cluster.kubeconfig);
+  assert.match(out.stdout, /OutBoundNAT: SNAT 10\.244\.\d+\.\d+ → 172\.18\.0\.\d+/);
+  assert.match(out.stdout, /^verdict: egress/m);
+  // The whole list as a matrix: everything passes or is a documented limitation, except the NodePort of the node
+  // whose flannel setup failed (its kube-proxy has no HNS network to program).
+  const check = winkube(['net', 'check'], cluster.kubeconfig);
+  const failed = check.stdout.split('\n').filter((l) => l.includes('FAIL '));
+  assert.equal(failed.length, 2, check.stdout);
+  for (const l of failed) assert.match(l, /win-badvxlan 172\.18\.0\.7:30080 +refused: kube-proxy on win-badvxlan is not programming Services: Unable to find HNS Network specified/);
+  assert.equal(check.code, 1);
+});
+
+test('Windows limitations: no Service VIP from the Windows host, no ICMP out of the pod network, no local NodePort', async () => {
+  const [a] = await running('app=win-webserver', 2);
+  const host = winkube(['net', 'trace', 'node/win2019', 'svc/win-webserver'], cluster.kubeconfig);
+  assert.equal(host.code, 1);
+  assert.match(host.stdout, /verdict: timeout — Windows container hosts are not able to access the IP of services scheduled on them/);
+  const local = winkube(['net', 'trace', 'node/win2019', 'node/win2019', '--port', '30080'], cluster.kubeconfig);
+  assert.match(local.stdout, /Local NodePort access from the node itself fails on Windows/);
+  assert.match(exec(a.metadata.name, ['ping', '-n', '1', '203.0.113.10']).stdout, /Request timed out\./);
+  const icmp = winkube(['net', 'trace', `pod/${a.metadata.name}`, '203.0.113.10', '--protocol', 'icmp'], cluster.kubeconfig);
+  assert.match(icmp.stdout, /does not transpose ICMP packets/);
+});
+
+test('session affinity: HNS keeps a client on one backend on WS2022, not on WS2019 (kube-proxy says why)', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: echo}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: echo}}
+  template:
+    metadata: {labels: {app: echo}}
+    spec:
+      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+      containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [netexec, '--http-port=8080']}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: echo}
+spec:
+  selector: {app: echo}
+  sessionAffinity: ClientIP
+  ports: [{port: 80, targetPort: 8080}]
+`);
+  await running('app=echo', 3);
+  const backends = (client: string) => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const r = exec(client, ['curl.exe', '-s', 'http://echo/hostname']);
+      assert.equal(r.code, 0, r.stderr);
+      seen.add(r.stdout.trim());
+    }
+    return seen.size;
+  };
+  assert.equal(backends('c2022'), 1, 'WS2022: one backend per client');
+  assert.ok(backends('c2019') > 1, 'WS2019: no session affinity');
+  assert.match(winkube(['net', 'proxy', 'win2019'], cluster.kubeconfig).stdout, /Session Affinity is not supported on this version of Windows/);
+});
+
+test('a Service with 65 Windows backends: HNS refuses the non-DSR load balancer; with --enable-dsr it works', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: many}
+spec:
+  replicas: 65
+  selector: {matchLabels: {app: many}}
+  template:
+    metadata: {labels: {app: many}}
+    spec:
+      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+      containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [netexec, '--http-port=8080']}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: many}
+spec:
+  selector: {app: many}
+  ports: [{port: 80, targetPort: 8080}]
+`);
+  await running('app=many', 65, 90_000);
+  await eventually(() => /invalid number of destinations/.test(winkube(['net', 'proxy', 'win2019'], cluster.kubeconfig).stdout) || undefined, 15_000, 'the HNS error in kube-proxy\'s log');
+  const log = winkube(['net', 'proxy', 'win2019'], cluster.kubeconfig).stdout;
+  assert.match(log, /"Policy creation failed" err="hcnCreateLoadBalancer failed in Win32: The parameter is incorrect\. \(0x57\)/);
+  // From the node without DSR the VIP leads nowhere; from the DSR node it answers.
+  const plain = exec('c2019', ['curl.exe', '-s', '-m', '2', 'http://many/hostname']);
+  assert.notEqual(plain.code, 0);
+  const dsr = exec('c2019-dsr', ['curl.exe', '-s', '-m', '2', 'http://many/hostname']);
+  assert.equal(dsr.code, 0, dsr.stderr);
+  assert.match(dsr.stdout, /^many-/);
+  k.ok(['delete', 'deployment', 'many']);
+});
+
+test('flanneld refuses a Windows vxlan VNI below 4096: the node\'s pods get no network', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: on-broken}
+spec:
+  nodeName: win-badvxlan
+  tolerations: [{key: broken, operator: Exists}]
+  containers: [{name: c, image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: [cmd, /c, ping, -t, localhost]}]
+`);
+  const msg = await eventually(() => k.ok(['get', 'events', '--field-selector', 'involvedObject.name=on-broken,reason=FailedCreatePodSandBox', '-o', 'jsonpath={.items[0].message}']), 20_000, 'FailedCreatePodSandBox');
+  assert.match(msg, /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]+": plugin type="flannel" name="flannel\.1" failed \(add\): failed to load flannel 'subnet\.env' file/);
+  assert.equal(k.ok(['get', 'pod', 'on-broken', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}']), 'ContainerCreating');
+});
