@@ -93,6 +93,11 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
       const routed = routeBetween(net, srcNode, podNode, hops);
       if (routed) return end('timeout', routed);
     } else hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is a local endpoint (same node bridge)` });
+    if (podNode?.hns && !podNode.hns.endpointByIP(pod.ip)) {
+      // The pod's vNIC is gone with its HNS endpoint (seed 001 troubleshooting Q6: kube-proxy without
+      // --hostname-override deletes them).
+      return end('timeout', `the HNS endpoint of pod ${pod.namespace}/${pod.name} on ${podNode.name} was deleted, so its vNIC is gone`);
+    }
     return deliver(net, flow, step, pod, end, hops);
   }
   const node = pod ? net.nodes.get(pod.node) : net.nodeByIP(step.ip);

@@ -150,3 +150,33 @@ test('without --hostname-override kube-proxy does not recognise its own endpoint
   const kinds = [...hns.loadBalancers.values()].map((lb) => lb.description);
   assert.deepEqual(kinds, ['default/web:http (ClusterIP)']);
 });
+
+test('without --hostname-override kube-proxy deletes the HNS endpoints of its own pods (troubleshooting Q6)', () => {
+  const hns = hnsWith('L2Bridge', '10.0.17763', ['10.244.2.5']);
+  const p = proxier(hns, { hostnameOverride: false });
+  p.syncAll(servicePortsOf(service({}), [slice([{ ip: '10.244.2.5', node: NODE }])]));
+  assert.ok(hns.endpointByIP('10.244.2.5'), 'used while the Service has it');
+  p.syncService('default', 'web', []);
+  assert.equal(hns.endpointByIP('10.244.2.5'), undefined, 'the pod\'s endpoint went with the Service');
+  // With the flag, the same sequence leaves the pod's endpoint alone.
+  const ok = hnsWith('L2Bridge', '10.0.17763', ['10.244.2.5']);
+  const q = proxier(ok);
+  q.syncAll(servicePortsOf(service({}), [slice([{ ip: '10.244.2.5', node: NODE }])]));
+  q.syncService('default', 'web', []);
+  assert.ok(ok.endpointByIP('10.244.2.5'));
+});
+
+test('overlay: a source VIP outside the node\'s subnet (a stale SourceVip.json) stops every rule', () => {
+  const hns = hnsWith('Overlay');
+  const p = proxier(hns, { networkName: 'flannel.4096', sourceVip: '10.244.9.2' });
+  p.syncAll(servicePortsOf(service({}), [slice([{ ip: '10.244.3.7', node: 'other' }])]));
+  assert.equal(hns.loadBalancers.size, 0);
+  assert.equal(p.state().phase, 'waiting');
+  assert.match(p.log.grep('Source Vip endpoint creation failed')[0], /not in the network's subnet 10\.244\.2\.0\/24/);
+  const good = hnsWith('Overlay');
+  const q = proxier(good, { networkName: 'flannel.4096', sourceVip: '10.244.2.250' });
+  q.syncAll(servicePortsOf(service({}), [slice([{ ip: '10.244.3.7', node: 'other' }])]));
+  assert.equal(good.loadBalancers.size, 1);
+  assert.equal(good.endpointByIP('10.244.2.250')?.isHostEndpoint, true);
+  assert.equal(good.endpointByIP('10.244.3.7')?.policies[0].type, 'ProviderAddress');
+});

@@ -51,6 +51,7 @@ export class WinKernelProxier {
   private readonly remoteRefs = new Map<string, number>();
   private network?: HnsNetwork;
   private fatal?: string;
+  private sourceVipError?: string;
   private readonly dsr: boolean;
 
   constructor(private readonly host: WinKernelHost, private readonly cfg: KubeProxyProfile, now: () => number) {
@@ -73,6 +74,7 @@ export class WinKernelProxier {
   state(): ProxyState {
     if (this.fatal) return { phase: 'failed', reason: this.fatal };
     if (!this.network) return { phase: 'waiting', reason: 'Unable to find HNS Network specified, please check network name and CNI deployment' };
+    if (this.sourceVipError) return { phase: 'waiting', reason: `Source Vip endpoint creation failed: ${this.sourceVipError}` };
     return { phase: 'running' };
   }
 
@@ -106,6 +108,31 @@ export class WinKernelProxier {
       this.clearAll();
     }
     this.network = net;
+    return net.type !== 'Overlay' || this.ensureSourceVipEndpoint(net);
+  }
+
+  /**
+   * Overlay: the source VIP is a local HNS endpoint on the node's subnet, made at the start of each sync; when it cannot
+   * be made no rule is programmed (proxier.go syncProxyRules). A source VIP from another subnet is what a stale
+   * C:\k\SourceVip.json gives after a node rejoins with a new pod subnet (seed 001 troubleshooting Q7).
+   */
+  private ensureSourceVipEndpoint(net: HnsNetwork): boolean {
+    const vip = this.cfg.sourceVip!;
+    const hns = this.host.hns;
+    const existing = hns.endpointByIP(vip);
+    if (existing) return true;
+    const subnet = net.subnets.find((s) => contains(parseCidr(s.ipAddressPrefix), ipToInt(vip)));
+    if (!subnet) {
+      this.sourceVipError = `the source VIP ${vip} is not in the network's subnet ${net.subnets.map((s) => s.ipAddressPrefix).join(', ')}`;
+      this.log.error('Source Vip endpoint creation failed', { err: `hcnCreateEndpoint failed in Win32: The parameter is incorrect. (0x57) (${this.sourceVipError})` });
+      return false;
+    }
+    this.sourceVipError = undefined;
+    hns.addEndpoint({
+      id: hns.newId('source-vip', vip), name: 'sourceVip', networkId: net.id, ipAddress: vip, prefixLength: 32,
+      macAddress: conjureMac('00-11', vip), gatewayAddress: subnet.gatewayAddress, dns: NO_DNS, isRemoteEndpoint: false,
+      isHostEndpoint: true, policies: [{ type: 'ProviderAddress', providerAddress: this.host.nodeIP }],
+    });
     return true;
   }
 
@@ -168,6 +195,14 @@ export class WinKernelProxier {
   private hnsEndpointFor(ep: ProxyEndpoint, made: string[]): HnsEndpoint | undefined {
     const hns = this.host.hns;
     const existing = hns.endpointByIP(ep.ip);
+    if (existing && !existing.isRemoteEndpoint && !existing.isHostEndpoint && ep.nodeName !== this.hostname && !this.remoteRefs.has(existing.id)) {
+      // Without --hostname-override kube-proxy takes this node's own pods for remote ones and manages their HNS
+      // endpoints as its remote endpoints — deleting them when the Service lets go (seed 001 troubleshooting Q6:
+      // "vNICs and HNS endpoints of containers are being deleted").
+      this.remoteRefs.set(existing.id, 0);
+      made.push(existing.id);
+      return existing;
+    }
     if (existing) return existing;
     if (ep.nodeName === this.hostname && ep.ip !== this.host.nodeIP) {
       this.log.info('Local endpoint not found: on network', { ip: ep.ip, name: this.cfg.networkName ?? '' });
