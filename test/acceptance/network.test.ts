@@ -207,3 +207,47 @@ spec:
   assert.match(msg, /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]+": plugin type="flannel" name="flannel\.1" failed \(add\): failed to load flannel 'subnet\.env' file/);
   assert.equal(k.ok(['get', 'pod', 'on-broken', '-o', 'jsonpath={.status.containerStatuses[0].state.waiting.reason}']), 'ContainerCreating');
 });
+
+test('Windows e2e black-box: hybrid_network (Linux ↔ Windows pods), service (NodePort from a Windows pod), dns (dnsPolicy None)', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: linux-nginx, labels: {e2e: hybrid}}
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  tolerations: [{operator: Exists, effect: NoSchedule}]
+  containers: [{name: linux-container, image: 'registry.k8s.io/e2e-test-images/nginx:1.14-4'}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: win-web, labels: {e2e: hybrid}}
+spec:
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+  containers: [{name: windows-container, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [test-webserver]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: win-dns, labels: {e2e: hybrid}}
+spec:
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+  dnsPolicy: None
+  dnsConfig: {nameservers: [10.96.0.10, 1.1.1.1], searches: [default.svc.cluster.local]}
+  containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [pause]}]
+`);
+  const ps = await running('e2e=hybrid', 3);
+  const ip = (name: string) => ps.find((p) => p.metadata.name === name)!.status.podIP!;
+  // hybrid_network.go: Linux → Windows with nc, Windows → Linux with curl.exe --fail.
+  assert.equal(exec('linux-nginx', ['sh', '-c', `nc -vz ${ip('win-web')} 80 -w 10`]).code, 0);
+  const toLinux = exec('win-web', ['cmd', '/c', 'curl.exe', `http://${ip('linux-nginx')}`, '--connect-timeout', '10', '--fail']);
+  assert.equal(toLinux.code, 0, toLinux.stderr);
+  // service.go: a Windows pod reaches a NodePort Service of Windows backends at <nodeIP>:<nodePort>.
+  const np = exec('win-web', ['cmd', '/c', 'curl.exe', `http://${nodeIP('win2022')}:30080`, '--connect-timeout', '10', '--fail']);
+  assert.equal(np.code, 0, np.stderr);
+  assert.match(np.stdout, /Windows Container Web Server/);
+  // dns.go: the configured servers show in ipconfig, the search list resolves `kubernetes`, a wrong name does not.
+  assert.match(exec('win-dns', ['ipconfig', '/all']).stdout, /1\.1\.1\.1/);
+  assert.notEqual(exec('win-dns', ['curl.exe', '-k', 'https://kubernetezzzzzzzz:443']).code, 0);
+  const api = exec('win-dns', ['curl.exe', '-k', '-s', 'https://kubernetes:443/version']);
+  assert.equal(api.code, 0, api.stderr);
+  assert.match(api.stdout, /"kind":"Status"|"gitVersion"/, 'kube-apiserver answered through the kubernetes Service');
+});
