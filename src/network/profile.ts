@@ -42,6 +42,11 @@ export interface NodeNetworkProfile {
   /** The cluster pod network (FLANNEL_NETWORK) and Service CIDR the generated CNI config excepts from SNAT. */
   clusterCIDR?: string;
   serviceCIDR?: string;
+  /**
+   * MAC address spoofing on the VM's network adapter that hosts the node (Hyper-V / cloud setting; default on). Off,
+   * containers behind the vSwitch have no connectivity (seed 001 troubleshooting Q3, seed 002 network Q1).
+   */
+  macSpoofing?: boolean;
   /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
   cniConfig?: string;
   kubeProxy: KubeProxyProfile;

@@ -107,3 +107,36 @@ test('externalTrafficPolicy Local with DSR keeps the client address; nodes witho
   assert.equal(viaLinux.fate, 'timeout');
   assert.match(viaLinux.reason ?? '', /no local endpoints on linux-1/);
 });
+
+test('seed troubleshooting cases: MAC spoofing off, hairpin without loopbackDSR, VXLAN node→pod, the WS2019 overlay hotfix', () => {
+  const net = modelCluster();
+  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2 });
+  const other = addNode(net, { name: 'win-2', os: 'windows', index: 3 });
+  const web = addPod(net, win, 5, 'web', [listener(80, 'iis')]);
+  const peer = addPod(net, other, 5, 'peer');
+  addService(net, 'web', '10.96.0.90', [web]);
+  // Hairpin: the backend is the client itself; it comes back only with the loopback DSR policy.
+  assert.equal(net.trace({ from: { kind: 'pod', ip: web.ip }, to: '10.96.0.90', protocol: 'TCP', port: 80 }).fate, 'delivered');
+  const ep = win.hns!.endpointByIP(web.ip)!;
+  ep.policies = ep.policies.filter((p) => !(p.type === 'OutBoundNAT' && p.destinations));
+  const hair = net.trace({ from: { kind: 'pod', ip: web.ip }, to: '10.96.0.90', protocol: 'TCP', port: 80 });
+  assert.match(hair.reason ?? '', /reaches itself through a Service VIP only with loopbackDSR/);
+  // MAC spoofing off on the VM of win-1: its containers are cut off.
+  win.network = { ...win.network, macSpoofing: false };
+  assert.match(net.trace({ from: { kind: 'pod', ip: peer.ip }, to: web.ip, protocol: 'ICMP' }).reason ?? '', /MAC address spoofing is off on the network adapter of win-1/);
+  win.network = { ...win.network, macSpoofing: true };
+  // flannel VXLAN: a Windows node reaches only its own pods.
+  const vx = { backend: 'vxlan' as const };
+  const v1 = addNode(net, { name: 'vx-1', os: 'windows', index: 4, network: { ...vx, kubeProxy: { mode: 'kernelspace', networkName: 'flannel.4096', sourceVip: '10.244.4.250', enableDSR: false, featureGates: {}, hostnameOverride: true } } });
+  const v2 = addNode(net, { name: 'vx-2', os: 'windows', index: 5, network: { ...vx, kubeProxy: { mode: 'kernelspace', networkName: 'flannel.4096', sourceVip: '10.244.5.250', enableDSR: false, featureGates: {}, hostnameOverride: true } } });
+  addRemoteSubnets(net);
+  const local = addPod(net, v1, 5, 'local', [listener(80, 'iis')]);
+  const remote = addPod(net, v2, 5, 'remote', [listener(80, 'iis')]);
+  assert.equal(net.trace({ from: { kind: 'node', node: 'vx-1' }, to: local.ip, protocol: 'TCP', port: 80 }).fate, 'delivered');
+  assert.match(net.trace({ from: { kind: 'node', node: 'vx-1' }, to: remote.ip, protocol: 'TCP', port: 80 }).reason ?? '', /not possible on Windows by design/);
+  assert.equal(net.trace({ from: { kind: 'pod', ip: local.ip }, to: remote.ip, protocol: 'TCP', port: 80 }).fate, 'delivered');
+  // WS2019 before KB4489899 (17763.379) cannot run overlay networks.
+  v2.windowsBuild = '10.0.17763';
+  v2.windowsUBR = 348;
+  assert.match(net.trace({ from: { kind: 'pod', ip: local.ip }, to: remote.ip, protocol: 'TCP', port: 80 }).reason ?? '', /needs KB4489899 \(10\.0\.17763\.379\); vx-2 runs 10\.0\.17763\.348/);
+});

@@ -63,8 +63,8 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
     if (r) step = r.next;
   }
 
-  // To itself (its own NodePort was handled above).
-  if (step.ip === srcIP) return deliver(net, flow, step, srcPod ?? (srcNode ? { node: srcNode } : undefined), end, hops);
+  // To itself (its own NodePort was handled above; back to itself through a Service VIP is hairpin, in step 3).
+  if (step.ip === srcIP && flow.to === srcIP) return deliver(net, flow, step, srcPod ?? (srcNode ? { node: srcNode } : undefined), end, hops);
 
   // 2. Traffic to another node's address (NodePort) or to an external/load balancer address lands on a node whose
   // kube-proxy translates it.
@@ -89,6 +89,18 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
   if (pod && !pod.hostNetwork) {
     if (!srcNode) return end('timeout', `pod address ${step.ip} is not routed outside the cluster`);
     const podNode = net.nodes.get(pod.node);
+    for (const n of [srcPod && !fromHost ? net.nodes.get(srcPod.node) : undefined, podNode]) {
+      if (n?.os === 'windows' && n.network.macSpoofing === false) {
+        return end('timeout', `MAC address spoofing is off on the network adapter of ${n.name}'s VM, so its containers have no network connectivity (seed 001 troubleshooting Q3)`);
+      }
+    }
+    if (srcPod && step.ip === srcPod.ip && srcNode.os === 'windows' && !fromHost && !hasLoopbackDsr(srcNode, srcPod.ip)) {
+      // Hairpin: back to itself through a Service VIP needs the loopback DSR policy (win-bridge `loopbackDSR`).
+      return end('timeout', `${srcPod.namespace}/${srcPod.name} reaches itself through a Service VIP only with loopbackDSR in its CNI config (an OutBoundNAT policy with Destinations [${srcPod.ip}])`);
+    }
+    if (fromHost && srcNode.os === 'windows' && podNode && podNode !== srcNode && (srcNode.network.backend ?? 'host-gw') === 'vxlan' && srcNode.network.plugin === 'flannel') {
+      return end('timeout', `node to pod connectivity over flannel VXLAN is not possible on Windows by design: only pods local to ${srcNode.name} are reachable from it (seed 001 "CNI Plugins", seed 002 "CNI plugin limitations")`);
+    }
     if (podNode && podNode !== srcNode) {
       const routed = routeBetween(net, srcNode, podNode, hops);
       if (routed) return end('timeout', routed);
@@ -236,6 +248,11 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
     return `flannel backends differ: ${from.name} uses ${backendA}, ${to.name} uses ${backendB} (one net-conf.json serves the whole cluster)`;
   }
   if (backendA === 'vxlan' && backendB === 'vxlan') {
+    for (const n of [from, to]) {
+      if (n.os === 'windows' && n.windowsBuild === '10.0.17763' && (n.windowsUBR ?? Infinity) < OVERLAY_HOTFIX_UBR) {
+        return `overlay networking on Windows Server 2019 needs KB4489899 (10.0.17763.${OVERLAY_HOTFIX_UBR}); ${n.name} runs 10.0.17763.${n.windowsUBR} (seed 001 "Network modes")`;
+      }
+    }
     const [vniA, vniB, portA, portB] = [a.vni ?? 4096, b.vni ?? 4096, a.port ?? 4789, b.port ?? 4789];
     if (vniA !== vniB || portA !== portB) {
       // docs "Flannel is restricted to using VNI 4096 and UDP port 4789"; Linux nodes must use the same values.
@@ -249,6 +266,15 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
   }
   hops.push({ at: `node ${from.name}`, rule: `route ${to.podCIDR} via ${to.ip} (${backendA ?? a.plugin})` });
   return undefined;
+}
+
+/** KB4489899, the WS2019 update overlay networking needs (seed 001 "Network modes"): build 17763.379. */
+const OVERLAY_HOTFIX_UBR = 379;
+
+/** Whether the pod's HNS endpoint has win-bridge's loopback DSR policy (OutBoundNAT with its own address). */
+function hasLoopbackDsr(node: NodeNet, ip: string): boolean {
+  const ep = node.hns?.endpointByIP(ip);
+  return !!ep?.policies.some((p) => p.type === 'OutBoundNAT' && p.destinations?.includes(ip));
 }
 
 function hasRemoteSubnetRoute(node: NodeNet, cidr: string): boolean {

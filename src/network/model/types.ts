@@ -14,8 +14,9 @@ export interface NodeNet {
   os: 'linux' | 'windows';
   ip: string;
   podCIDR: string;
-  /** `major.minor.build` of a Windows node. */
+  /** `major.minor.build` of a Windows node, and its patch level (the UBR). */
   windowsBuild?: string;
+  windowsUBR?: number;
   /** Minor Kubernetes version of the node's kubelet and kube-proxy. */
   minorVersion: number;
   network: NodeNetworkProfile;

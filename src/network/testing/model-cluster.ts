@@ -81,7 +81,12 @@ export function addPod(net: ClusterNetwork, node: NodeNet, host: number, name: s
     node.hns.addEndpoint({
       id: hnsGuid(node.name, ip), name: `${name}_${hn.name}`, networkId: hn.id, ipAddress: ip, prefixLength: 24, macAddress: '00-15-5D-00-00-01',
       gatewayAddress: node.podCIDR.replace(/0\/24$/, '2'), dns: { servers: ['10.96.0.10'], search: ['default.svc.cluster.local'] }, isRemoteEndpoint: false,
-      policies: [{ type: 'OutBoundNAT', exceptions: ['10.244.0.0/16', '10.96.0.0/12', '172.18.0.0/16'] }], owner: `default/${name}`,
+      // What the default containerd CNI config gives (apiVersion 2 with loopbackDSR): SNAT outside the cluster, and
+      // the loopback DSR policy that lets a pod reach itself through a Service VIP.
+      policies: [
+        { type: 'OutBoundNAT', exceptions: ['10.244.0.0/16', '10.96.0.0/12', '172.18.0.0/16'] },
+        { type: 'OutBoundNAT', exceptions: [], destinations: [ip] },
+      ], owner: `default/${name}`,
     });
   }
   net.setPod(ip, pod);
