@@ -57,7 +57,7 @@ export class KubeletNodeNet {
     const minorVersion = kubeletMinor(p.kubeletVersion, 33);
     const api = o.apiServer && o.apiServer.address === p.internalIP ? apiServerListener(o.apiServer.port, o.apiServer) : undefined;
     const node: NodeNet = {
-      name: p.name, os: p.os, ip: p.internalIP, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, minorVersion,
+      name: p.name, os: p.os, ip: p.internalIP, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, windowsUBR: p.windowsUBR, minorVersion,
       network: p.network ?? defaultNetworkProfile(p.os), hns: o.nodeNetwork.hnsState,
       listenerAt: (port, protocol) => {
         if (api && port === api.port && protocol === 'TCP') return api;
@@ -69,7 +69,11 @@ export class KubeletNodeNet {
       },
     };
     const cfg = proxyConfig(p, o.nodeNetwork);
-    if (p.os === 'windows' && node.hns) {
+    if (p.os === 'windows' && node.network.plugin === 'ovn-k8s-cni-overlay') {
+      // ovn-kubernetes: only the kubelet runs on the Windows node; OVN load-balances and NATs Services, which are
+      // then reachable from the node too (seed 004 "Starting the Cluster", "Known Limitations").
+      node.iptables = new IptablesProxier({ name: p.name, nodeIP: p.internalIP }, o.now, 'OVN');
+    } else if (p.os === 'windows' && node.hns) {
       node.winkernel = new WinKernelProxier(
         { name: p.name, nodeIP: p.internalIP, computerName: p.name.toUpperCase().slice(0, 15), minorVersion, hns: node.hns, features: hnsFeatures(node.hns.version) },
         cfg, o.now,

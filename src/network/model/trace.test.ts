@@ -140,3 +140,17 @@ test('seed troubleshooting cases: MAC spoofing off, hairpin without loopbackDSR,
   v2.windowsUBR = 348;
   assert.match(net.trace({ from: { kind: 'pod', ip: local.ip }, to: remote.ip, protocol: 'TCP', port: 80 }).reason ?? '', /needs KB4489899 \(10\.0\.17763\.379\); vx-2 runs 10\.0\.17763\.348/);
 });
+
+test('ovn-kubernetes (transparent): no kube-proxy on the Windows node, and Services are reachable from it', async () => {
+  const { IptablesProxier } = await import('../proxy/iptables/proxier.js');
+  const net = modelCluster();
+  const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1 });
+  const ovn = addNode(net, { name: 'win-ovn', os: 'windows', index: 2, network: { plugin: 'ovn-k8s-cni-overlay' } });
+  ovn.winkernel = undefined;
+  ovn.iptables = new IptablesProxier({ name: ovn.name, nodeIP: ovn.ip }, () => 0, 'OVN');
+  const web = addPod(net, linux, 5, 'web', [listener(80, 'nginx')]);
+  addService(net, 'web', '10.96.0.99', [web]);
+  const t = net.trace({ from: { kind: 'node', node: 'win-ovn' }, to: '10.96.0.99', protocol: 'TCP', port: 80 });
+  assert.equal(t.fate, 'delivered');
+  assert.ok(t.hops.some((h) => h.at === 'node win-ovn OVN'));
+});

@@ -56,7 +56,7 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
 
   // 1. The source node's kube-proxy translates Service frontends.
   if (srcNode && flow.protocol !== 'ICMP') {
-    const r = srcNode.os === 'windows'
+    const r = srcNode.winkernel
       ? windowsServiceHop(net, srcNode, flow, step, fromHost, hops, end)
       : linuxServiceHop(net, srcNode, flow, step, fromHost, hops, end);
     if (r && 'done' in r) return r.done;
@@ -73,7 +73,7 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
     if (receiver && receiver !== srcNode) {
       // Node addresses are on the node network: no pod-network route is involved in getting there.
       if (srcNode) hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is reached on the node network through ${receiver.name}` });
-      const r = receiver.os === 'windows'
+      const r = receiver.winkernel
         ? windowsServiceHop(net, receiver, flow, step, false, hops, end)
         : linuxServiceHop(net, receiver, flow, step, false, hops, end);
       if (r && 'done' in r) return r.done;
@@ -211,15 +211,16 @@ function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: S
   if (!v) {
     const vipOf = net.serviceOfVIP(step.ip);
     if (!vipOf) return undefined;
-    hops.push({ at: `node ${node.name} iptables`, rule: `${step.ip} is the ClusterIP of ${vipOf}, but no rule matches port ${step.port}/${flow.protocol}` });
+    hops.push({ at: `node ${node.name} ${node.iptables?.label ?? 'iptables'}`, rule: `${step.ip} is the ClusterIP of ${vipOf}, but no rule matches port ${step.port}/${flow.protocol}` });
     return { done: end('timeout', `no kube-proxy rule for ${step.ip}:${step.port}/${flow.protocol} on ${node.name}`) };
   }
-  hops.push({ at: `node ${node.name} iptables`, rule: v.rule });
+  const at = `node ${node.name} ${node.iptables?.label ?? 'iptables'}`;
+  hops.push({ at, rule: v.rule });
   if (v.action === 'reject') return { done: end('refused', `${v.service.key} has no endpoints`) };
   if (v.action === 'drop') return { done: end('timeout', `${v.service.key} has no local endpoints on ${node.name} (externalTrafficPolicy: Local)`) };
   const ep = net.pick(v.service.svcChain, v.endpoints, v.service.sp.sessionAffinityClientIP ? step.seenSource : undefined);
   const chain = v.service.endpoints.find((e) => e.ep === ep)?.chain ?? '';
-  hops.push({ at: `node ${node.name} iptables`, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
+  hops.push({ at, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
   return { next: { ip: ep.ip, port: ep.port, seenSource: v.masquerade ? node.ip : step.seenSource } };
 }
 
@@ -227,7 +228,7 @@ function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: S
 function externalReceiver(net: ClusterNetwork, step: Step, flow: Flow): NodeNet | undefined {
   const nodes = [...net.nodes.values()].sort((a, b) => a.name.localeCompare(b.name));
   for (const n of nodes) {
-    if (n.os === 'windows') {
+    if (n.winkernel) {
       const proto = PROTOCOL_NUMBER[flow.protocol];
       if ([...(n.hns?.loadBalancers.values() ?? [])].some((lb) => lb.frontendVIPs.includes(step.ip) && lb.portMappings[0]?.externalPort === step.port && lb.portMappings[0]?.protocol === proto)) return n;
     } else {

@@ -47,7 +47,9 @@ export async function networkEndpoint(o: NetworkInspection, node: string, parts:
       if (!n) return text(404, `node ${node} is not in the network model\n`);
       const proxy = n.winkernel ?? n.iptables;
       const state = n.winkernel?.state() ?? { phase: 'running' };
-      const head = `kube-proxy on ${node}: mode ${n.network.kubeProxy.mode}, ${state.phase}${'reason' in state ? ` (${state.reason})` : ''}\n`;
+      const head = n.iptables?.label === 'OVN'
+        ? `${node}: no kube-proxy; OVN load balancers program Services (ovn-kubernetes)\n`
+        : `kube-proxy on ${node}: mode ${n.network.kubeProxy.mode}, ${state.phase}${'reason' in state ? ` (${state.reason})` : ''}\n`;
       const rules = q.get('rules') === 'true' ? (n.iptables?.save() ?? o.hnsText(node, 'policies') ?? '') : '';
       return text(200, `${head}${rules ? `\n${rules}` : ''}\n--- log ---\n${proxy?.log.text() ?? ''}`);
     }

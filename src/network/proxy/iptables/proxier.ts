@@ -46,9 +46,13 @@ export class IptablesProxier {
   /** frontend `ip:port/proto` (or `nodeport:port/proto`) → the Service port behind it. */
   private readonly frontends = new Map<string, IptablesService>();
 
-  constructor(private readonly node: { name: string; nodeIP: string }, now: () => number) {
-    this.log = new ProxyLog(now, 1, 'proxier.go');
-    this.log.info('Using iptables Proxier');
+  /**
+   * `label` names what does the load balancing in traces: kube-proxy's iptables, or OVN's load balancers on an
+   * ovn-kubernetes node, which run without kube-proxy (seed 004 "Starting the Cluster").
+   */
+  constructor(private readonly node: { name: string; nodeIP: string }, now: () => number, readonly label: 'iptables' | 'OVN' = 'iptables') {
+    this.log = new ProxyLog(now, 1, label === 'OVN' ? 'ovnkube.go' : 'proxier.go');
+    this.log.info(label === 'OVN' ? 'OVN load balancers program Services on this node; no kube-proxy runs here' : 'Using iptables Proxier');
   }
 
   syncAll(ports: readonly ServicePort[]): void {
