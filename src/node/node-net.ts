@@ -92,6 +92,7 @@ export class KubeletNodeNet {
     this.announced.set(rec.key, ip);
     this.o.model.setPod(ip, {
       ip, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
+      hostPorts: (rec.pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ hostPort: p.hostPort!, containerPort: p.containerPort, protocol: p.protocol ?? 'TCP' }))),
       listenerAt: (port, protocol) => podListener(rec, port, protocol, (c) => this.o.listeners(c)),
     });
   }

@@ -154,3 +154,20 @@ test('ovn-kubernetes (transparent): no kube-proxy on the Windows node, and Servi
   assert.equal(t.fate, 'delivered');
   assert.ok(t.hops.some((h) => h.at === 'node win-ovn OVN'));
 });
+
+test('hostPort: HNS PortMapping on Windows (win-bridge), the portmap plugin on Linux', () => {
+  const net = modelCluster();
+  const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1 });
+  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2 });
+  const w = addPod(net, win, 5, 'w', [listener(80, 'iis')]);
+  win.hns!.endpointByIP(w.ip)!.policies.push({ type: 'PortMapping', internalPort: 80, externalPort: 8080, protocol: 6 });
+  const l = addPod(net, linux, 5, 'l', [listener(80, 'nginx')]);
+  l.hostPorts = [{ hostPort: 9090, containerPort: 80, protocol: 'TCP' }];
+  const toWin = net.trace({ from: { kind: 'outside' }, to: win.ip, protocol: 'TCP', port: 8080 });
+  assert.equal(toWin.fate, 'delivered');
+  assert.equal(toWin.target?.pod, w);
+  const toLinux = net.trace({ from: { kind: 'node', node: 'win-1' }, to: linux.ip, protocol: 'TCP', port: 9090 });
+  assert.equal(toLinux.fate, 'delivered');
+  assert.equal(toLinux.target?.pod, l);
+  assert.equal(net.trace({ from: { kind: 'outside' }, to: win.ip, protocol: 'TCP', port: 8081 }).fate, 'refused');
+});

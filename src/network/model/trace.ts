@@ -70,7 +70,11 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
   // kube-proxy translates it.
   if (flow.protocol !== 'ICMP' && step.ip === flow.to) {
     const receiver = net.nodeByIP(step.ip) ?? (!srcNode || !net.serviceOfVIP(step.ip) ? externalReceiver(net, step, flow) : undefined);
-    if (receiver && receiver !== srcNode) {
+    const hostPort = receiver && (receiver !== srcNode || receiver.os === 'linux') ? hostPortOn(net, receiver, step, flow, hops) : undefined;
+    if (hostPort) {
+      step = hostPort;
+      if (srcNode !== receiver) srcNode = receiver;
+    } else if (receiver && receiver !== srcNode) {
       // Node addresses are on the node network: no pod-network route is involved in getting there.
       if (srcNode) hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is reached on the node network through ${receiver.name}` });
       const r = receiver.winkernel
@@ -222,6 +226,34 @@ function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: S
   const chain = v.service.endpoints.find((e) => e.ep === ep)?.chain ?? '';
   hops.push({ at, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
   return { next: { ip: ep.ip, port: ep.port, seenSource: v.masquerade ? node.ip : step.seenSource } };
+}
+
+/**
+ * A hostPort on the receiving node: HNS PortMapping policies on Windows (win-bridge makes them; win-overlay ignores
+ * port mappings), the portmap plugin's DNAT on Linux.
+ */
+function hostPortOn(net: ClusterNetwork, node: NodeNet, step: Step, flow: Flow, hops: Hop[]): Step | undefined {
+  if (step.ip !== node.ip || step.port === undefined) return undefined;
+  if (node.hns) {
+    const proto = PROTOCOL_NUMBER[flow.protocol];
+    for (const ep of node.hns.endpoints.values()) {
+      const pm = ep.policies.find((p) => p.type === 'PortMapping' && p.externalPort === step.port && p.protocol === proto);
+      if (pm?.type === 'PortMapping') {
+        hops.push({ at: `node ${node.name} HNS`, rule: `PortMapping ${node.ip}:${pm.externalPort} → ${ep.ipAddress}:${pm.internalPort} (hostPort of ${ep.owner ?? ep.name})` });
+        return { ip: ep.ipAddress, port: pm.internalPort, seenSource: step.seenSource };
+      }
+    }
+    return undefined;
+  }
+  for (const pod of net.allPods()) {
+    if (pod.node !== node.name) continue;
+    const hp = pod.hostPorts?.find((h) => h.hostPort === step.port && h.protocol === flow.protocol);
+    if (hp) {
+      hops.push({ at: `node ${node.name} iptables`, rule: `-A CNI-DN-${pod.name} -p ${flow.protocol.toLowerCase()} --dport ${hp.hostPort} -j DNAT --to-destination ${pod.ip}:${hp.containerPort} (portmap)` });
+      return { ip: pod.ip, port: hp.containerPort, seenSource: step.seenSource };
+    }
+  }
+  return undefined;
 }
 
 /** The node that takes traffic for an external IP or load balancer ingress address: the first one programmed for it. */

@@ -34,6 +34,8 @@ export interface PodNet {
   namespace: string;
   name: string;
   hostNetwork: boolean;
+  /** hostPort mappings of its containers (Linux: the portmap CNI plugin's DNAT; Windows uses HNS PortMapping policies). */
+  hostPorts?: { hostPort: number; containerPort: number; protocol: string }[];
   /** What listens on the pod's port (undefined: nothing, the port is closed). */
   listenerAt(port: number, protocol: 'TCP' | 'UDP'): Listener | undefined;
 }
