@@ -43,6 +43,29 @@ spec:
 `;
 }
 
+/** agnhost netexec replicas on the WS2019 nodes behind a Service on port 80 (extra: more Service spec lines). */
+function agnhostService(name: string, replicas: number, extra = ''): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+      containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [netexec, '--http-port=8080']}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ${name}}
+spec:
+  selector: {app: ${name}}
+  ports: [{port: 80, targetPort: 8080}]
+${extra ? `  ${extra}\n` : ''}`;
+}
+
 before(async () => {
   cluster = await startCluster({ fleet: FLEET, args: ['--publish', '0:30080@win2019'] });
   k = new Kubectl(NEWEST.path, cluster.kubeconfig);
@@ -123,27 +146,7 @@ test('Windows limitations: no Service VIP from the Windows host, no ICMP out of 
 });
 
 test('session affinity: HNS keeps a client on one backend on WS2022, not on WS2019 (kube-proxy says why)', async () => {
-  k.ok(['apply', '-f', '-'], `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: echo}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: echo}}
-  template:
-    metadata: {labels: {app: echo}}
-    spec:
-      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
-      containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [netexec, '--http-port=8080']}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: echo}
-spec:
-  selector: {app: echo}
-  sessionAffinity: ClientIP
-  ports: [{port: 80, targetPort: 8080}]
-`);
+  k.ok(['apply', '-f', '-'], agnhostService('echo', 3, 'sessionAffinity: ClientIP'));
   await running('app=echo', 3);
   const backends = (client: string) => {
     const seen = new Set<string>();
@@ -160,26 +163,7 @@ spec:
 });
 
 test('a Service with 65 Windows backends: HNS refuses the non-DSR load balancer; with --enable-dsr it works', async () => {
-  k.ok(['apply', '-f', '-'], `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: many}
-spec:
-  replicas: 65
-  selector: {matchLabels: {app: many}}
-  template:
-    metadata: {labels: {app: many}}
-    spec:
-      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
-      containers: [{name: c, image: 'registry.k8s.io/e2e-test-images/agnhost:2.52', args: [netexec, '--http-port=8080']}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: many}
-spec:
-  selector: {app: many}
-  ports: [{port: 80, targetPort: 8080}]
-`);
+  k.ok(['apply', '-f', '-'], agnhostService('many', 65));
   await running('app=many', 65, 90_000);
   await eventually(() => /invalid number of destinations/.test(winkube(['net', 'proxy', 'win2019'], cluster.kubeconfig).stdout) || undefined, 15_000, 'the HNS error in kube-proxy\'s log');
   const log = winkube(['net', 'proxy', 'win2019'], cluster.kubeconfig).stdout;
