@@ -47,6 +47,10 @@ export interface NodeNetworkProfile {
    * containers behind the vSwitch have no connectivity (seed 001 troubleshooting Q3, seed 002 network Q1).
    */
   macSpoofing?: boolean;
+  /** The name of the VM's network adapter (default `Ethernet`), and the one the node setup was told to use
+   *  (start.ps1 -InterfaceName, flanneld --iface, `"master"` in v1.9-era CNI configs; default `Ethernet`). */
+  adapterName?: string;
+  interfaceName?: string;
   /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
   cniConfig?: string;
   kubeProxy: KubeProxyProfile;

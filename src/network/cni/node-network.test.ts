@@ -156,3 +156,14 @@ test('every Windows plugin works on the network its default setup makes', () => 
     assert.equal(nn.hnsState!.endpointByName(`${SB}_${c.network}`), undefined, c.plugin);
   }
 });
+
+test('a node setup told the wrong adapter makes no HNS network, so pods get no network (seed 001 troubleshooting Q11)', () => {
+  const nn = new NodeNetwork({ profile: node('windows', { adapterName: 'Ethernet 2' }) });
+  assert.equal(nn.setupError, 'error looking up interface Ethernet: route ip+net: no such network interface');
+  assert.equal(nn.hnsState!.networks.size, 0, 'Get-HnsNetwork | ? Name -ieq "cbr0" returns nothing');
+  const r = nn.setupSandbox({ sandboxID: SB, owner: 'uid-1' });
+  assert.ok(!r.ok);
+  assert.match(r.message, /subnet\.env/);
+  // Telling the setup the adapter's real name fixes it.
+  assert.equal(new NodeNetwork({ profile: node('windows', { adapterName: 'Ethernet 2', interfaceName: 'Ethernet 2' }) }).setupError, undefined);
+});

@@ -127,6 +127,14 @@ export class NodeNetwork {
   private setupHost(): string | undefined {
     const p = this.profile;
     const net = this.network;
+    const nic = net.adapterName ?? NODE_ADAPTER;
+    const iface = net.interfaceName ?? NODE_ADAPTER;
+    if (this.hns && nic !== iface) {
+      // start.ps1 -InterfaceName / flanneld --iface name an adapter the VM does not have: no vSwitch, no HNS network,
+      // and `Get-HnsNetwork | ? Name -ieq "cbr0"` returns nothing (seed 001 troubleshooting Q11). flanneld's
+      // LookupExtIface wording with Go's net.InterfaceByName error.
+      return `error looking up interface ${iface}: route ip+net: no such network interface`;
+    }
     if (net.plugin === 'flannel') {
       if (this.hns) {
         const r = createFlannelNetwork(this.hns, p, net);
