@@ -17,7 +17,8 @@ import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
 import type { ConfigSource } from './process/env-vars.js';
 import { ClusterZone, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
-import { ClusterNetwork } from '../network/model/cluster-network.js';
+import { ClusterNetwork, type ClusterNetworkOptions } from '../network/model/cluster-network.js';
+import { commonPrefix6 } from '../network/ipam/cidr6.js';
 import { formatHnsView } from '../network/hns/format.js';
 import type { SliceLike } from '../network/proxy/service-ports.js';
 import { defaultNetworkProfile } from '../network/profile.js';
@@ -47,6 +48,8 @@ export interface NodeAgentOptions {
   serverTls?: KubeletServerTls;
   /** The Service CIDR (kube-apiserver --service-cluster-ip-range); default 10.96.0.0/12. */
   serviceCIDR?: string;
+  /** Dual stack: the IPv6 Service CIDR (the range's second entry). */
+  serviceCIDRv6?: string;
   /** kube-apiserver as pods reach it: its advertised address and port, and the real server on loopback. */
   apiServer?: KubeletOptions['apiServer'];
 }
@@ -222,11 +225,17 @@ function configSource(configMaps: Informer<KubeObject>, secrets: Informer<KubeOb
 const asPod = (o: KubeObject): Pod => o as unknown as Pod;
 
 /** The cluster's address ranges as the agent's nodes were built with them (the fleet's addressing). */
-function addressingOf(o: NodeAgentOptions): { serviceCIDR: string; clusterCIDR: string; nodeNetwork: string } {
+function addressingOf(o: NodeAgentOptions): ClusterNetworkOptions {
   const first = o.profiles[0];
   const net = first?.network ?? (first ? defaultNetworkProfile(first.os) : undefined);
   const nodeIP = first?.internalIP ?? '172.18.0.2';
+  const v6 = o.profiles.map((p) => p.podCIDRv6).filter((c): c is string => !!c);
+  const nodeV6 = o.profiles.find((p) => p.internalIPv6)?.internalIPv6;
   return {
+    // Dual stack: the IPv6 pod range as the smallest prefix holding every node's IPv6 pod CIDR.
+    clusterCIDRv6: v6.length ? commonPrefix6(v6) : undefined,
+    nodeNetworkv6: nodeV6 ? `${nodeV6.split(':').slice(0, 4).join(':')}::/64` : undefined,
+    serviceCIDRv6: o.serviceCIDRv6,
     serviceCIDR: o.serviceCIDR ?? net?.serviceCIDR ?? '10.96.0.0/12',
     clusterCIDR: net?.clusterCIDR ?? (first?.podCIDR.startsWith('10.244.') === false ? `${first.podCIDR.split('.')[0]}.0.0.0/8` : '10.244.0.0/16'),
     // A /16 around the nodes' addresses, like kind's docker network; its .1 stands for the user's machine.

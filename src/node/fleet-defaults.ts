@@ -1,6 +1,7 @@
 // Builders for Linux and Windows node profiles with realistic defaults, and the default five-node fleet.
 
 import { formatCidr, nthHost, nthSubnet, parseCidr } from '../network/ipam/cidr.js';
+import { formatCidr6, nthHost6, nthSubnet6, parseCidr6 } from '../network/ipam/cidr6.js';
 import {
   DEFAULT_CONTAINERD_VERSION, DEFAULT_DOCKER_VERSION, DEFAULT_KUBELET_VERSION, DEFAULT_SANDBOX_IMAGE, defaultEvictionHard, windowsKernelVersion,
   type NodeProfile,
@@ -69,12 +70,23 @@ export interface Addressing {
   nodeCIDRMaskSize: number;
   /** Network the node addresses come from; default 172.18.0.0/16 (kind's docker network), first node at .2. */
   nodeNetwork: string;
+  /** Dual stack: the IPv6 cluster CIDR (the second entry of --cluster-cidr), e.g. fd00:10:244::/56. */
+  clusterCIDRv6?: string;
+  /** Per-node IPv6 pod CIDR size (--node-cidr-mask-size-ipv6); default 64. */
+  nodeCIDRMaskSizeIPv6?: number;
+  /** The IPv6 network node addresses come from (kind's fc00:f853:ccd:e793::/64 by default when dual stack). */
+  nodeNetworkv6?: string;
 }
+
+/** kind's IPv6 docker network, where dual-stack node addresses come from when the fleet names none. */
+export const DEFAULT_NODE_NETWORK_V6 = 'fc00:f853:ccd:e793::/64';
+
+export interface NodeAddresses { podCIDR: string; internalIP: string; podCIDRv6?: string; internalIPv6?: string }
 
 export const DEFAULT_ADDRESSING: Addressing = { clusterCIDR: '10.244.0.0/16', nodeCIDRMaskSize: 24, nodeNetwork: '172.18.0.0/16' };
 
 /** Pod CIDR and internal IP of the i-th node: 10.244.<i>.0/24 and 172.18.0.<i+2> with the defaults. */
-export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING): { podCIDR: string; internalIP: string } {
+export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING): NodeAddresses {
   const clusterCidr = parseCidr(a.clusterCIDR);
   const subnets = 2 ** (a.nodeCIDRMaskSize - clusterCidr.prefix);
   if (index >= subnets) {
@@ -85,9 +97,24 @@ export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING):
   if (index + 2 > hosts) {
     throw new Error(`node ${index + 1} needs an address, but nodeNetwork ${a.nodeNetwork} holds only ${hosts - 1} node addresses: set a wider addressing.nodeNetwork`);
   }
+  const v6 = a.clusterCIDRv6 ? addressesV6(index, a, a.clusterCIDRv6) : {};
   return {
     podCIDR: formatCidr(nthSubnet(clusterCidr, a.nodeCIDRMaskSize, index)),
     internalIP: nthHost(parseCidr(a.nodeNetwork), index + 2),
+    ...v6,
+  };
+}
+
+/** The i-th node's IPv6 pod CIDR and address of a dual-stack cluster. */
+function addressesV6(index: number, a: Addressing, cidr: string): { podCIDRv6: string; internalIPv6: string } {
+  const mask = a.nodeCIDRMaskSizeIPv6 ?? 64;
+  const cluster = parseCidr6(cidr);
+  if (mask - cluster.prefix < 31 && index >= 2 ** (mask - cluster.prefix)) {
+    throw new Error(`node ${index + 1} needs an IPv6 pod CIDR, but clusterCIDR ${cidr} holds only ${2 ** (mask - cluster.prefix)} /${mask} node subnets: set a wider IPv6 clusterCIDR or a larger addressing.nodeCIDRMaskSizeIPv6`);
+  }
+  return {
+    podCIDRv6: formatCidr6(nthSubnet6(cluster, mask, index)),
+    internalIPv6: nthHost6(parseCidr6(a.nodeNetworkv6 ?? DEFAULT_NODE_NETWORK_V6), index + 2),
   };
 }
 
@@ -95,7 +122,7 @@ export function addressesFor(index: number, a: Addressing = DEFAULT_ADDRESSING):
  * The defaults' addresses only where the caller gives none: a fleet file computes addresses from its own addressing
  * and passes them in, so the default 10.244.0.0/16 must not be consulted (it holds only 256 nodes).
  */
-function defaultAddresses(index: number, over: Partial2<NodeProfile>): { podCIDR: string; internalIP: string } {
+function defaultAddresses(index: number, over: Partial2<NodeProfile>): NodeAddresses {
   const { podCIDR, internalIP } = over;
   return podCIDR !== undefined && internalIP !== undefined ? { podCIDR, internalIP } : addressesFor(index);
 }

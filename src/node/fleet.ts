@@ -6,9 +6,10 @@ import { fieldErr, type FieldError } from '../api/errors.js';
 import { checkEnum, checkEviction, checkFeatureGates, checkResources, checkStringList, checkStringMap, checkTaints } from './fleet-checks.js';
 import { linuxControlPlaneError, windowsControlPlaneErrors } from './fleet-support.js';
 import { parseCidr } from '../network/ipam/cidr.js';
+import { parseCidr6 } from '../network/ipam/cidr6.js';
 import { parseNetworkProfile } from '../network/profile-parse.js';
 import {
-  addressesFor, DEFAULT_ADDRESSING, linuxProfile, runtimeVersion, WINDOWS_RELEASES, windowsProfile, type Addressing,
+  addressesFor, DEFAULT_ADDRESSING, linuxProfile, type NodeAddresses, runtimeVersion, WINDOWS_RELEASES, windowsProfile, type Addressing,
 } from './fleet-defaults.js';
 import { DEFAULT_KUBELET_VERSION, WINDOWS_PRIORITY_CLASSES, windowsKernelVersion, type NodeProfile } from './profile.js';
 
@@ -89,17 +90,30 @@ function readAddressing(v: unknown, errs: FieldError[]): Addressing {
   const a = { ...DEFAULT_ADDRESSING };
   for (const [k, val] of Object.entries(v)) {
     if (k === 'clusterCIDR' || k === 'nodeNetwork') {
+      // kube-controller-manager --cluster-cidr style: one CIDR, or an IPv4 and an IPv6 one for dual stack.
+      const parts = String(val).split(',').map((x) => x.trim());
+      const v4 = parts.filter((x) => !x.includes(':'));
+      const v6 = parts.filter((x) => x.includes(':'));
+      if (parts.length > 2 || v4.length !== 1 || v6.length > 1) {
+        errs.push(fieldErr.invalid(`addressing.${k}`, val, v4.length === 0 ? 'an IPv4 CIDR is required: IPv6-only single stack is not supported on Windows (seed 002 "IPv6 networking")' : 'must be one CIDR, or an IPv4 and an IPv6 CIDR separated by a comma'));
+        continue;
+      }
       try {
-        parseCidr(String(val));
-        a[k] = String(val);
+        parseCidr(v4[0]);
+        if (v6[0]) parseCidr6(v6[0]);
+        a[k] = v4[0];
+        if (v6[0]) a[k === 'clusterCIDR' ? 'clusterCIDRv6' : 'nodeNetworkv6'] = v6[0];
       } catch (err) {
         errs.push(fieldErr.invalid(`addressing.${k}`, val, (err as Error).message));
       }
     } else if (k === 'nodeCIDRMaskSize') {
       if (typeof val !== 'number' || !Number.isInteger(val) || val < 8 || val > 30) errs.push(fieldErr.invalid('addressing.nodeCIDRMaskSize', val, 'must be an integer between 8 and 30'));
       else a.nodeCIDRMaskSize = val;
+    } else if (k === 'nodeCIDRMaskSizeIPv6') {
+      if (typeof val !== 'number' || !Number.isInteger(val) || val < 48 || val > 120) errs.push(fieldErr.invalid('addressing.nodeCIDRMaskSizeIPv6', val, 'must be an integer between 48 and 120'));
+      else a.nodeCIDRMaskSizeIPv6 = val;
     } else {
-      errs.push(fieldErr.notSupported(`addressing.${k}`, k, ['clusterCIDR', 'nodeCIDRMaskSize', 'nodeNetwork']));
+      errs.push(fieldErr.notSupported(`addressing.${k}`, k, ['clusterCIDR', 'nodeCIDRMaskSize', 'nodeCIDRMaskSizeIPv6', 'nodeNetwork']));
     }
   }
   return a;
@@ -155,7 +169,7 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
   for (let k = 1; k <= n; k++) {
     const nodeName = n === 1 ? (name as string) : `${name}-${k}`;
     const index = out.length;
-    let addr: { podCIDR: string; internalIP: string };
+    let addr: NodeAddresses;
     try {
       addr = addressesFor(index, addressing);
     } catch (err) {
@@ -166,7 +180,7 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
   }
 }
 
-function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: number, addr: { podCIDR: string; internalIP: string }): NodeProfile {
+function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: number, addr: NodeAddresses): NodeProfile {
   const over: Partial<NodeProfile> = { ...addr };
   const copy = <K extends keyof NodeProfile>(k: K) => { if (e[k] !== undefined) (over as Record<string, unknown>)[k] = e[k]; };
   for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass', 'featureGates'] as const) copy(k);

@@ -8,7 +8,7 @@ import { hnsFeatures } from '../network/hns/features.js';
 import type { NodeNetwork } from '../network/cni/node-network.js';
 import type { ClusterNetwork } from '../network/model/cluster-network.js';
 import { modelNetworkCalls } from '../network/model/pod-view.js';
-import type { FlowSource, NodeNet } from '../network/model/types.js';
+import type { FlowSource, NodeNet, PodNet } from '../network/model/types.js';
 import { defaultNetworkProfile, type KubeProxyProfile } from '../network/profile.js';
 import { IptablesProxier } from '../network/proxy/iptables/proxier.js';
 import { WinKernelProxier } from '../network/proxy/winkernel/proxier.js';
@@ -18,6 +18,7 @@ import { kubeletMinor } from './kube-version.js';
 import type { NodeProfile } from './profile.js';
 import type { ContainerRuntime, PodRuntime } from './runtime-state.js';
 import { podListener } from './process/pod-servers.js';
+import { sandboxJoinsHostNetwork } from './os/windows/host-network.js';
 
 export type NetworkCalls = Pick<NetworkView, 'lookup' | 'connect' | 'http' | 'ping' | 'serveDns'>;
 
@@ -51,13 +52,14 @@ function proxyConfig(profile: NodeProfile, nodeNetwork: NodeNetwork): KubeProxyP
 export class KubeletNodeNet {
   readonly node: NodeNet;
   private readonly announced = new Map<string, string>();
+  private readonly announcedV6 = new Map<string, string>();
 
   constructor(private readonly o: NodeNetOptions) {
     const p = o.profile;
     const minorVersion = kubeletMinor(p.kubeletVersion, 33);
     const api = o.apiServer && o.apiServer.address === p.internalIP ? apiServerListener(o.apiServer.port, o.apiServer) : undefined;
     const node: NodeNet = {
-      name: p.name, os: p.os, ip: p.internalIP, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, windowsUBR: p.windowsUBR, minorVersion,
+      name: p.name, os: p.os, ip: p.internalIP, ipv6: p.internalIPv6, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, windowsUBR: p.windowsUBR, minorVersion,
       network: p.network ?? defaultNetworkProfile(p.os), hns: o.nodeNetwork.hnsState,
       listenerAt: (port, protocol) => {
         if (api && port === api.port && protocol === 'TCP') return api;
@@ -88,13 +90,18 @@ export class KubeletNodeNet {
   /** The pod's sandbox has its address: flows can reach it. */
   podUp(rec: PodRuntime): void {
     const ip = rec.podIP;
-    if (!ip || rec.pod.spec?.hostNetwork || this.announced.get(rec.key) === ip) return;
+    if (!ip || sandboxJoinsHostNetwork(this.o.profile, rec.pod) || this.announced.get(rec.key) === ip) return;
     this.announced.set(rec.key, ip);
-    this.o.model.setPod(ip, {
-      ip, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
+    const pod: PodNet = {
+      ip, ipv6: rec.podIPv6, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
       hostPorts: (rec.pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ hostPort: p.hostPort!, containerPort: p.containerPort, protocol: p.protocol ?? 'TCP' }))),
       listenerAt: (port, protocol) => podListener(rec, port, protocol, (c) => this.o.listeners(c)),
-    });
+    };
+    this.o.model.setPod(ip, pod);
+    if (pod.ipv6) {
+      this.o.model.setPod(pod.ipv6, pod);
+      this.announcedV6.set(rec.key, pod.ipv6);
+    }
   }
 
   podDown(rec: PodRuntime): void {
@@ -102,11 +109,16 @@ export class KubeletNodeNet {
     if (!ip) return;
     this.announced.delete(rec.key);
     this.o.model.setPod(ip, undefined);
+    const v6 = this.announcedV6.get(rec.key);
+    if (v6) {
+      this.announcedV6.delete(rec.key);
+      this.o.model.setPod(v6, undefined);
+    }
   }
 
   /** A container's network calls, as flows from its pod (or its node, with the host's network). */
   callsFor(rec: PodRuntime, nameservers: string[]): NetworkCalls {
-    const from: FlowSource = rec.pod.spec?.hostNetwork || !rec.podIP ? { kind: 'node', node: this.node.name } : { kind: 'pod', ip: rec.podIP };
+    const from: FlowSource = sandboxJoinsHostNetwork(this.o.profile, rec.pod) || !rec.podIP ? { kind: 'node', node: this.node.name } : { kind: 'pod', ip: rec.podIP };
     const zone = this.o.dnsZone;
     return {
       ...modelNetworkCalls({

@@ -99,7 +99,8 @@ function digestFor(name: string): string {
 
 export function nodeStatus(p: NodeProfile, images: Iterable<string>, now: number, since: number, bootCount: number): NodeStatus {
   return {
-    addresses: [{ type: 'InternalIP', address: p.internalIP }, { type: 'Hostname', address: p.name }],
+    // A dual-stack node reports an InternalIP of each family (kubelet --node-ip=<v4>,<v6>).
+    addresses: [{ type: 'InternalIP', address: p.internalIP }, ...(p.internalIPv6 ? [{ type: 'InternalIP', address: p.internalIPv6 }] : []), { type: 'Hostname', address: p.name }],
     allocatable: computeAllocatable(p),
     capacity: canonicalResources(p.capacity),
     conditions: nodeConditions(now, since),
@@ -117,6 +118,6 @@ export function initialNode(p: NodeProfile, kubeletServer?: string): Node {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name: p.name, labels: nodeLabels(p), annotations },
-    spec: { podCIDR: p.podCIDR, podCIDRs: [p.podCIDR], ...(p.taints.length ? { taints: p.taints } : {}) },
+    spec: { podCIDR: p.podCIDR, podCIDRs: p.podCIDRv6 ? [p.podCIDR, p.podCIDRv6] : [p.podCIDR], ...(p.taints.length ? { taints: p.taints } : {}) },
   };
 }

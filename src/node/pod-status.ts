@@ -136,10 +136,10 @@ export function buildPodStatus(rec: PodRuntime, profile: NodeProfile, now: numbe
     ...foreign,
   ];
   status.hostIP = profile.internalIP;
-  status.hostIPs = [{ ip: profile.internalIP }];
+  status.hostIPs = [{ ip: profile.internalIP }, ...(profile.internalIPv6 ? [{ ip: profile.internalIPv6 }] : [])];
   if (rec.podIP) {
     status.podIP = rec.podIP;
-    status.podIPs = [{ ip: rec.podIP }];
+    status.podIPs = [{ ip: rec.podIP }, ...(rec.podIPv6 ? [{ ip: rec.podIPv6 }] : [])];
   }
   if (rec.startTime) status.startTime = rfc3339(rec.startTime);
   const inits = rec.containers.filter((c) => c.init);

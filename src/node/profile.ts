@@ -48,6 +48,9 @@ export interface NodeProfile {
   taints: Taint[];
   podCIDR: string;
   internalIP: string;
+  /** Dual stack: the node's IPv6 pod CIDR (spec.podCIDRs[1]) and IPv6 InternalIP. */
+  podCIDRv6?: string;
+  internalIPv6?: string;
   /** Shown by `kubectl get nodes` through node-role.kubernetes.io/<role> labels. */
   roles: string[];
   /** Images present before any pull (e.g. the sandbox image). */

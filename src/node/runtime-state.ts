@@ -109,6 +109,8 @@ export interface PodRuntime {
   since: number;
   startTime?: number;
   podIP?: string;
+  /** Dual stack: the pod's IPv6 address (status.podIPs[1]). */
+  podIPv6?: string;
   sandboxID?: string;
   sandboxReadyAt?: number;
   /** The isolation the pod's sandbox got from its RuntimeClass handler (Windows: process or hyperv). */

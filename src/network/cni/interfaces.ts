@@ -14,6 +14,9 @@ export interface CniResult {
   interfaceName: string;
   /** The adapter as ipconfig / ip addr show it: `vEthernet (<endpoint name>)` on Windows, `eth0` on Linux. */
   adapterName: string;
+  /** Dual stack: the pod's IPv6 address and its prefix length (host-local's second range). */
+  ipv6?: string;
+  ipv6PrefixLength?: number;
   ip: string;
   prefixLength: number;
   gateway: string;

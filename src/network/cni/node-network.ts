@@ -6,6 +6,7 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { hnsGuid, HnsState } from '../hns/hns-state.js';
 import type { HnsNetwork, HnsNetworkType } from '../hns/types.js';
 import { hnsFeatures, hnsVersionOf } from '../hns/features.js';
+import { HostLocalAllocator6, ipv6Unavailable } from './dual-stack.js';
 import { formatCidr, offsetIp, parseCidr } from '../ipam/cidr.js';
 import { HostLocalAllocator } from '../ipam/host-local.js';
 import { defaultNetworkProfile, type NodeNetworkProfile } from '../profile.js';
@@ -24,6 +25,9 @@ import { eraOf } from './versions.js';
 /** The parts of a node profile the network reads. */
 export interface NetworkNodeProfile extends NodeAddressing {
   windowsBuild?: string;
+  windowsUBR?: number;
+  /** Dual stack: the node's IPv6 pod CIDR. */
+  podCIDRv6?: string;
   kubeletVersion: string;
   containerRuntime: 'containerd' | 'docker';
   network?: NodeNetworkProfile;
@@ -81,6 +85,9 @@ export class NodeNetwork {
   readonly ipam: HostLocalAllocator;
   /** flanneld's (or the host setup's) error; pods on the node then fail in CNI ADD. */
   readonly setupError?: string;
+  /** Why this node's pods get no IPv6 address (undefined on a dual-stack node whose network gives one). */
+  readonly ipv6Unavailable?: string;
+  private readonly ipam6?: HostLocalAllocator6;
   /** The CNI config the setup wrote. */
   readonly cniConfig: CniConfigFile;
   private readonly hns?: HnsState;
@@ -102,6 +109,9 @@ export class NodeNetwork {
     this.allocators.set(this.ipam.cidr, this.ipam);
     if (p.os === 'windows') this.hns = new HnsState(p.name, hnsVersionOf(p.windowsBuild));
     this.setupError = this.setupHost();
+    // Dual stack where the node's network supports it (IPv4 stays primary).
+    this.ipv6Unavailable = ipv6Unavailable({ ...p, kubeletVersion: p.kubeletVersion, network: this.network });
+    if (!this.ipv6Unavailable && p.podCIDRv6) this.ipam6 = new HostLocalAllocator6(p.podCIDRv6);
     this.cniConfig = this.network.cniConfig !== undefined
       ? { path: `${p.os === 'windows' ? `${WINDOWS_CNI_CONF_DIR}\\10-${this.network.plugin}.conf` : `${LINUX_CNI_CONF_DIR}/10-${this.network.plugin}.conf`}`, text: this.network.cniConfig }
       : defaultCniConfig(p, this.network, { runtime: p.containerRuntime, clusterCIDR: this.network.clusterCIDR });
@@ -241,8 +251,20 @@ export class NodeNetwork {
       prev = r;
     }
     if (!prev) return { ok: false, plugin: '', message: 'cni plugin not initialized' };
-    this.attached.set(req.sandboxID, { result: prev, plugins: used, owner: req.owner });
-    return { ok: true, result: prev };
+    const result = this.withIPv6(prev, req.owner);
+    this.attached.set(req.sandboxID, { result, plugins: used, owner: req.owner });
+    return { ok: true, result };
+  }
+
+  /**
+   * Dual stack: host-local's second range gives the pod an IPv6 address where the node's network supports it
+   * (dual-stack.ts); on Windows the HNS endpoint carries it beside the IPv4 one.
+   */
+  private withIPv6(r: CniResult, owner: string): CniResult {
+    if (!this.ipam6) return r;
+    const ipv6 = this.ipam6.allocate(owner);
+    if (this.hns && r.endpointId) this.hns.setEndpointIPv6(r.endpointId, ipv6);
+    return { ...r, ipv6, ipv6PrefixLength: this.ipam6.prefixLength };
   }
 
   private runDel(ctx: Omit<CniContext, 'delegate'>, plugins: NetConfJson[]): void {
@@ -255,6 +277,7 @@ export class NodeNetwork {
     const a = this.attached.get(sandboxID);
     if (!a) return;
     this.attached.delete(sandboxID);
+    this.ipam6?.release(a.owner);
     this.runDel(this.context(sandboxID, a.owner), a.plugins);
   }
 

@@ -61,6 +61,15 @@ export class HnsState {
     return e;
   }
 
+  /** Gives an endpoint its IPv6 address (dual stack: host-local's second range). */
+  setEndpointIPv6(id: string, ip: string): void {
+    const e = this.endpoints.get(id);
+    if (!e) return;
+    if (e.ipv6Address && this.byIP.get(e.ipv6Address) === e) this.byIP.delete(e.ipv6Address);
+    e.ipv6Address = ip;
+    this.byIP.set(ip, e);
+  }
+
   deleteEndpoint(id: string): void {
     const e = this.endpoints.get(id);
     if (!e) return;

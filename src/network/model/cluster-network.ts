@@ -4,6 +4,7 @@
 
 import type { Service } from 'kubernetes-types/core/v1.js';
 import { contains, ipToInt, parseCidr, type Cidr } from '../ipam/cidr.js';
+import { canonicalIp, inCidr, nthHost6, parseCidr6 } from '../ipam/cidr6.js';
 import { servicePortsOf, type SliceLike } from '../proxy/service-ports.js';
 import { traceFlow } from './trace.js';
 import type { Flow, NodeNet, PodNet, Trace } from './types.js';
@@ -15,6 +16,10 @@ export interface ClusterNetworkOptions {
   clusterCIDR: string;
   /** The network node addresses come from; its first address stands for the user's machine outside the cluster. */
   nodeNetwork: string;
+  /** Dual stack: the IPv6 Service and pod CIDRs. */
+  serviceCIDRv6?: string;
+  clusterCIDRv6?: string;
+  nodeNetworkv6?: string;
 }
 
 export class ClusterNetwork {
@@ -43,9 +48,15 @@ export class ClusterNetwork {
     return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
   }
 
+  /** The user's machine on the IPv6 node network (its first address), for IPv6 flows from outside. */
+  get outsideIPv6(): string {
+    return this.o.nodeNetworkv6 ? nthHost6(parseCidr6(this.o.nodeNetworkv6), 1) : '::1';
+  }
+
   addNode(n: NodeNet): void {
     this.nodes.set(n.name, n);
     this.nodesByIP.set(n.ip, n);
+    if (n.ipv6) this.nodesByIP.set(canonicalIp(n.ipv6), n);
     // A new proxy starts with every Service there is.
     for (const [key, { svc, slices }] of this.services) {
       const [ns, name] = key.split('/');
@@ -60,35 +71,37 @@ export class ClusterNetwork {
     if (!n) return;
     this.nodes.delete(name);
     this.nodesByIP.delete(n.ip);
+    if (n.ipv6) this.nodesByIP.delete(canonicalIp(n.ipv6));
   }
 
   nodeByIP(ip: string): NodeNet | undefined {
-    return this.nodesByIP.get(ip);
+    return this.nodesByIP.get(canonicalIp(ip));
   }
 
-  /** A pod's sandbox got this address (or lost it: undefined). */
+  /** A pod's sandbox got this address (or lost it: undefined); a dual-stack pod is set under each of its addresses. */
   setPod(ip: string, pod: PodNet | undefined): void {
-    if (pod) this.pods.set(ip, pod);
-    else this.pods.delete(ip);
+    if (pod) this.pods.set(canonicalIp(ip), pod);
+    else this.pods.delete(canonicalIp(ip));
   }
 
   podByIP(ip: string): PodNet | undefined {
-    return this.pods.get(ip);
+    return this.pods.get(canonicalIp(ip));
   }
 
+  /** Every pod once (a dual-stack pod is indexed under both addresses). */
   allPods(): PodNet[] {
-    return [...this.pods.values()];
+    return [...new Set(this.pods.values())];
   }
 
   /** A Service or its EndpointSlices changed (svc undefined: deleted): every node's kube-proxy re-programs it. */
   serviceChanged(namespace: string, name: string, svc: Service | undefined, slices: SliceLike[]): void {
     const key = `${namespace}/${name}`;
     const old = this.services.get(key);
-    for (const ip of old ? clusterIPsOf(old.svc) : []) this.vips.delete(ip);
+    for (const ip of old ? clusterIPsOf(old.svc) : []) this.vips.delete(canonicalIp(ip));
     for (const p of old?.svc.spec?.ports ?? []) if (p.nodePort && this.nodePorts.get(p.nodePort) === key) this.nodePorts.delete(p.nodePort);
     if (svc) {
       this.services.set(key, { svc, slices });
-      for (const ip of clusterIPsOf(svc)) this.vips.set(ip, key);
+      for (const ip of clusterIPsOf(svc)) this.vips.set(canonicalIp(ip), key);
       for (const p of svc.spec?.ports ?? []) if (p.nodePort) this.nodePorts.set(p.nodePort, key);
     } else this.services.delete(key);
     const ports = svc ? servicePortsOf(svc, slices) : [];
@@ -100,7 +113,7 @@ export class ClusterNetwork {
 
   /** The Service (`namespace/name`) whose ClusterIP this is. */
   serviceOfVIP(ip: string): string | undefined {
-    return this.vips.get(ip);
+    return this.vips.get(canonicalIp(ip));
   }
 
   /** The Service (`namespace/name`) that has this NodePort. */
@@ -117,11 +130,11 @@ export class ClusterNetwork {
   }
 
   inServiceCIDR(ip: string): boolean {
-    return isV4(ip) && contains(this.serviceCidr, ipToInt(ip));
+    return isV4(ip) ? contains(this.serviceCidr, ipToInt(ip)) : !!this.o.serviceCIDRv6 && inCidr(this.o.serviceCIDRv6, ip);
   }
 
   inClusterCIDR(ip: string): boolean {
-    return isV4(ip) && contains(this.clusterCidr, ipToInt(ip));
+    return isV4(ip) ? contains(this.clusterCidr, ipToInt(ip)) : !!this.o.clusterCIDRv6 && inCidr(this.o.clusterCIDRv6, ip);
   }
 
   /** The next backend of a load balancer: by client address with session affinity, else in turn. */

@@ -5,6 +5,7 @@ import type {
   ConnectResult, DnsResult, HttpClientError, HttpClientRequest, HttpClientResponse, Listener, NetworkView,
 } from '../../node/shell/interfaces.js';
 import type { ClusterNetwork } from './cluster-network.js';
+import { isIPv6 } from '../ipam/cidr6.js';
 import type { Fate, FlowSource, Trace } from './types.js';
 
 export type DnsQuestionType = Parameters<NetworkView['lookup']>[1];
@@ -51,7 +52,7 @@ export function modelNetworkCalls(o: ModelCallsOptions): Pick<NetworkView, 'look
         return { error: 'resolve', message: `bad URL ${req.url}` };
       }
       const ip = url.hostname.replace(/^\[|\]$/g, '');
-      if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) return { error: 'resolve', message: ip };
+      if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(ip) && !isIPv6(ip)) return { error: 'resolve', message: ip };
       const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
       const t = net.trace({ from, to: ip, protocol: 'TCP', port });
       if (t.fate !== 'delivered') {

@@ -171,3 +171,35 @@ test('hostPort: HNS PortMapping on Windows (win-bridge), the portmap plugin on L
   assert.equal(toLinux.target?.pod, l);
   assert.equal(net.trace({ from: { kind: 'outside' }, to: win.ip, protocol: 'TCP', port: 8081 }).fate, 'refused');
 });
+
+test('dual stack: IPv6 flows between dual-stack pods and through an IPv6 ClusterIP; an IPv4-only pod cannot take part', async () => {
+  const net = modelCluster();
+  const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1 });
+  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2, windowsBuild: '10.0.20348' });
+  const old = addNode(net, { name: 'win-2019', os: 'windows', index: 3 });
+  const w = addPod(net, win, 5, 'w', [listener(80, 'iis')]);
+  w.ipv6 = 'fd00:10:244:2::5';
+  net.setPod(w.ipv6, w);
+  win.hns!.setEndpointIPv6(win.hns!.endpointByIP(w.ip)!.id, w.ipv6);
+  const l = addPod(net, linux, 5, 'l');
+  l.ipv6 = 'fd00:10:244:1::5';
+  net.setPod(l.ipv6, l);
+  const v4only = addPod(net, old, 5, 'v4only');
+  const svc = { metadata: { namespace: 'default', name: 'dual' }, spec: { clusterIP: '10.96.0.77', clusterIPs: ['10.96.0.77', 'fd00:10:96::77'], ipFamilies: ['IPv4', 'IPv6'], ports: [{ port: 80, targetPort: 80, protocol: 'TCP' }] } };
+  const slice = (addressType: string, ip: string) => ({ metadata: { namespace: 'default', labels: { 'kubernetes.io/service-name': 'dual' } }, addressType, ports: [{ port: 80, protocol: 'TCP' }], endpoints: [{ addresses: [ip], nodeName: 'win-1', conditions: { ready: true } }] });
+  net.serviceChanged('default', 'dual', svc, [slice('IPv4', w.ip), slice('IPv6', w.ipv6)]);
+  const direct = net.trace({ from: { kind: 'pod', ip: l.ip }, to: 'FD00:10:244:2:0:0:0:5', protocol: 'TCP', port: 80 });
+  assert.equal(direct.fate, 'delivered');
+  assert.equal(direct.seenSource, 'fd00:10:244:1::5');
+  const viaV6 = net.trace({ from: { kind: 'pod', ip: l.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 });
+  assert.equal(viaV6.fate, 'delivered');
+  assert.equal(viaV6.target?.ip, 'fd00:10:244:2::5');
+  // The Windows node's kube-proxy programs an IPv6 load balancer (flag IPv6) over the endpoint's IPv6 address.
+  const lb6 = [...win.hns!.loadBalancers.values()].find((x) => x.frontendVIPs[0] === 'fd00:10:96::77')!;
+  assert.equal(lb6.flags & 2, 2);
+  const fromWin = net.trace({ from: { kind: 'pod', ip: w.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 });
+  assert.equal(fromWin.target?.ip, 'fd00:10:244:2::5');
+  const noV6 = net.trace({ from: { kind: 'pod', ip: v4only.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 });
+  assert.equal(noV6.fate, 'unreachable');
+  assert.match(noV6.reason ?? '', /has no IPv6 address/);
+});

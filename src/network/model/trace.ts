@@ -2,7 +2,7 @@
 // iptables on Linux), the node that receives a NodePort or external address, the route between nodes (flannel
 // host-gw or VXLAN), SNAT on the way out, and the listener at the end. Each step records the rule that decided it.
 
-import { contains, ipToInt, parseCidr } from '../ipam/cidr.js';
+import { canonicalIp, inCidr, isIPv6 } from '../ipam/cidr6.js';
 import { LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer } from '../hns/types.js';
 import type { ClusterNetwork } from './cluster-network.js';
 import type { Fate, Flow, Hop, NodeNet, PodNet, Trace } from './types.js';
@@ -19,8 +19,11 @@ export const WINDOWS_ICMP_OUT = 'the Windows data plane (VFP) does not transpose
 interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string }
 type HopResult = { done: Trace } | { next: Step } | undefined;
 
-export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
+export function traceFlow(net: ClusterNetwork, given: Flow): Trace {
   const hops: Hop[] = [];
+  // Addresses in one spelling (IPv6 as RFC 5952) so that comparisons hold; a flow stays in its family.
+  const flow: Flow = { ...given, to: canonicalIp(given.to) };
+  const v6 = isIPv6(flow.to);
   const end = (fate: Fate, reason?: string, extra: Partial<Trace> = {}): Trace => ({ flow, fate, reason, hops, ...extra });
 
   // The source: a pod (host-network pods act as their node), a node, or a client outside the cluster.
@@ -32,17 +35,21 @@ export function traceFlow(net: ClusterNetwork, flow: Flow): Trace {
     srcPod = net.podByIP(flow.from.ip);
     if (!srcPod) return end('unreachable', `no running pod has address ${flow.from.ip}`);
     srcNode = net.nodes.get(srcPod.node);
-    srcIP = srcPod.ip;
     fromHost = srcPod.hostNetwork;
+    const own = v6 ? (fromHost ? srcNode?.ipv6 : srcPod.ipv6) : srcPod.ip;
+    if (!own) return end('unreachable', `pod ${srcPod.namespace}/${srcPod.name} has no IPv6 address (its node's network gives it IPv4 only)`);
+    srcIP = canonicalIp(own);
     hops.push({ at: `pod ${srcPod.namespace}/${srcPod.name}`, rule: `${describe(flow)} from ${srcIP}${fromHost ? ' (host network)' : ''}` });
   } else if (flow.from.kind === 'node') {
     srcNode = net.nodes.get(flow.from.node);
     if (!srcNode) return end('unreachable', `no node ${flow.from.node}`);
-    srcIP = srcNode.ip;
+    const own = v6 ? srcNode.ipv6 : srcNode.ip;
+    if (!own) return end('unreachable', `node ${srcNode.name} has no IPv6 address`);
+    srcIP = canonicalIp(own);
     fromHost = true;
     hops.push({ at: `node ${srcNode.name}`, rule: `${describe(flow)} from ${srcIP}` });
   } else {
-    srcIP = flow.from.ip ?? net.outsideIP;
+    srcIP = canonicalIp(flow.from.ip ?? (v6 ? net.outsideIPv6 : net.outsideIP));
     hops.push({ at: 'outside', rule: `${describe(flow)} from ${srcIP} (a client outside the cluster)` });
   }
 
@@ -161,7 +168,7 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
   const matches = (lb: HnsLoadBalancer) => {
     const pm = lb.portMappings[0];
     if (!pm || pm.protocol !== proto || pm.externalPort !== step.port) return false;
-    return lb.frontendVIPs.length ? lb.frontendVIPs.includes(step.ip) : step.ip === node.ip;
+    return lb.frontendVIPs.length ? lb.frontendVIPs.some((v) => canonicalIp(v) === step.ip) : step.ip === node.ip;
   };
   const lb = lbs.find(matches);
   const vipOf = net.serviceOfVIP(step.ip);
@@ -195,6 +202,8 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
   if (eps.length === 0) return { done: end('timeout', `HNS load balancer ${lb.id} has no endpoints`) };
   const pm = lb.portMappings[0];
   const backend = net.pick(lb.id, eps, pm.distributionType === 'SourceIP' ? step.seenSource : undefined);
+  // An IPv6 load balancer reaches a dual-stack local endpoint at its IPv6 address.
+  const backendIP = canonicalIp((lb.flags & LB_FLAGS.IPv6) !== 0 ? backend.ipv6Address ?? backend.ipAddress : backend.ipAddress);
   const dsr = (lb.flags & LB_FLAGS.DSR) !== 0;
   const clusterIP = lb.description?.endsWith('(ClusterIP)') ?? lb.frontendVIPs.length > 0;
   // Who the backend sees: DSR keeps the client; pod→ClusterIP keeps the pod (the overlay's remote backends see the
@@ -204,9 +213,9 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
   const preserve = (pm.flags & PORT_MAPPING_FLAGS.PreserveDIP) !== 0;
   hops.push({
     at: `node ${node.name} HNS`,
-    rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backend.ipAddress}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''})`,
+    rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backendIP}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''})`,
   });
-  return { next: { ip: backend.ipAddress, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined } };
+  return { next: { ip: backendIP, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined } };
 }
 
 /** kube-proxy iptables: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP DNAT, or REJECT/DROP. */
@@ -225,7 +234,7 @@ function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: S
   const ep = net.pick(v.service.svcChain, v.endpoints, v.service.sp.sessionAffinityClientIP ? step.seenSource : undefined);
   const chain = v.service.endpoints.find((e) => e.ep === ep)?.chain ?? '';
   hops.push({ at, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
-  return { next: { ip: ep.ip, port: ep.port, seenSource: v.masquerade ? node.ip : step.seenSource } };
+  return { next: { ip: canonicalIp(ep.ip), port: ep.port, seenSource: v.masquerade ? (isIPv6(step.ip) ? node.ipv6 ?? node.ip : node.ip) : step.seenSource } };
 }
 
 /**
@@ -262,7 +271,7 @@ function externalReceiver(net: ClusterNetwork, step: Step, flow: Flow): NodeNet 
   for (const n of nodes) {
     if (n.winkernel) {
       const proto = PROTOCOL_NUMBER[flow.protocol];
-      if ([...(n.hns?.loadBalancers.values() ?? [])].some((lb) => lb.frontendVIPs.includes(step.ip) && lb.portMappings[0]?.externalPort === step.port && lb.portMappings[0]?.protocol === proto)) return n;
+      if ([...(n.hns?.loadBalancers.values() ?? [])].some((lb) => lb.frontendVIPs.some((v) => canonicalIp(v) === step.ip) && lb.portMappings[0]?.externalPort === step.port && lb.portMappings[0]?.protocol === proto)) return n;
     } else {
       const v = n.iptables?.evaluate(step.ip, step.port ?? 0, flow.protocol, { external: true, toNodeIP: false });
       if (v && v.action !== 'drop') return n;
@@ -339,10 +348,3 @@ function egress(net: ClusterNetwork, flow: Flow, srcNode: NodeNet | undefined, s
   return end('egress', `${step.ip} is outside the cluster: the flow leaves through ${srcNode.name}, and winkube models no hosts outside the cluster`);
 }
 
-function inCidr(cidr: string, ip: string): boolean {
-  try {
-    return contains(parseCidr(cidr), ipToInt(ip));
-  } catch {
-    return false;
-  }
-}

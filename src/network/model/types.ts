@@ -13,6 +13,8 @@ export interface NodeNet {
   name: string;
   os: 'linux' | 'windows';
   ip: string;
+  /** Dual stack: the node's IPv6 InternalIP. */
+  ipv6?: string;
   podCIDR: string;
   /** `major.minor.build` of a Windows node, and its patch level (the UBR). */
   windowsBuild?: string;
@@ -30,6 +32,8 @@ export interface NodeNet {
 
 export interface PodNet {
   ip: string;
+  /** Dual stack: the pod's IPv6 address. */
+  ipv6?: string;
   node: string;
   namespace: string;
   name: string;

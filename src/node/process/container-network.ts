@@ -40,7 +40,7 @@ export function containerNetwork(o: ContainerNetworkOptions): NetworkView {
   // The plugin's view wins: win-bridge's gateway is the subnet's .2, win-overlay's MAC is 0E-2A-<ip hex>, the
   // Windows adapter is named after the HNS endpoint (`vEthernet (<sandbox>_<network>)`).
   const iface = o.cni && o.cni.ip === o.podIP
-    ? { name: o.cni.adapterName, ip: o.cni.ip, prefix: o.cni.prefixLength, mac: o.cni.mac, gateway: o.cni.gateway }
+    ? { name: o.cni.adapterName, ip: o.cni.ip, prefix: o.cni.prefixLength, mac: o.cni.mac, gateway: o.cni.gateway, ...(o.cni.ipv6 ? { ipv6: o.cni.ipv6 } : {}) }
     : { name, ip: o.podIP, prefix, mac: macText, gateway: gatewayOf(o.podCIDR) };
   return {
     interfaces: o.podIP ? [iface] : [],

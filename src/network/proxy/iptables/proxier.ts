@@ -3,6 +3,7 @@
 // proxier.go syncProxyRules). The rules are kept as data the flow model evaluates and rendered as iptables-save text.
 
 import { createHash } from 'node:crypto';
+import { canonicalIp, isIPv6 } from '../../ipam/cidr6.js';
 import { ProxyLog } from '../proxy-log.js';
 import { servicePortKey, type ProxyEndpoint, type ServicePort } from '../service-ports.js';
 
@@ -91,9 +92,9 @@ export class IptablesProxier {
   private frontendKeys(sp: ServicePort): string[] {
     const p = sp.protocol;
     return [
-      ...sp.clusterIPs.map((ip) => `${ip}:${sp.port}/${p}`),
-      ...sp.externalIPs.map((ip) => `${ip}:${sp.port}/${p}`),
-      ...sp.loadBalancerIPs.map((ip) => `${ip}:${sp.port}/${p}`),
+      ...sp.clusterIPs.map((ip) => `${canonicalIp(ip)}:${sp.port}/${p}`),
+      ...sp.externalIPs.map((ip) => `${canonicalIp(ip)}:${sp.port}/${p}`),
+      ...sp.loadBalancerIPs.map((ip) => `${canonicalIp(ip)}:${sp.port}/${p}`),
       ...(sp.nodePort ? [`nodeport:${sp.nodePort}/${p}`] : []),
     ];
   }
@@ -111,13 +112,14 @@ export class IptablesProxier {
    * unless externalTrafficPolicy is Local; `toNodeIP` says dst is one of this node's addresses (NodePorts).
    */
   evaluate(dst: string, port: number, proto: string, o: { external: boolean; toNodeIP: boolean }): IptablesVerdict | undefined {
-    const svc = this.frontends.get(`${dst}:${port}/${proto}`) ?? (o.toNodeIP ? this.frontends.get(`nodeport:${port}/${proto}`) : undefined);
+    const svc = this.frontends.get(`${canonicalIp(dst)}:${port}/${proto}`) ?? (o.toNodeIP ? this.frontends.get(`nodeport:${port}/${proto}`) : undefined);
     if (!svc) return undefined;
     const sp = svc.sp;
     const viaNodePort = o.toNodeIP && sp.nodePort === port && !sp.clusterIPs.includes(dst);
     const externalFrontend = viaNodePort || sp.externalIPs.includes(dst) || sp.loadBalancerIPs.includes(dst);
     const localOnly = externalFrontend ? sp.externalTrafficLocal : sp.internalTrafficLocal;
-    const eps = this.usable(svc, localOnly);
+    // ip6tables holds the IPv6 rules: a frontend's endpoints are those of its own family.
+    const eps = this.usable(svc, localOnly).filter((e) => isIPv6(e.ip) === isIPv6(dst));
     if (eps.length === 0) {
       if (externalFrontend && localOnly && this.usable(svc, false).length > 0) {
         return { action: 'drop', service: svc, rule: `-A KUBE-EXTERNAL-SERVICES -m comment --comment "${svc.key} has no local endpoints" -j DROP` };

@@ -9,6 +9,7 @@ import {
 } from '../../hns/types.js';
 import type { KubeProxyProfile } from '../../profile.js';
 import { contains, ipToInt, parseCidr } from '../../ipam/cidr.js';
+import { ip6ToBig, isIPv6 } from '../../ipam/cidr6.js';
 import { ProxyLog } from '../proxy-log.js';
 import { servicePortKey, type ProxyEndpoint, type ServicePort } from '../service-ports.js';
 
@@ -33,7 +34,11 @@ export type ProxyState = { phase: 'running' } | { phase: 'waiting'; reason: stri
 
 /** `02-11-0a-f4-01-05` for 10.244.1.5: the MAC of a remote endpoint (hns.go conjureMac). */
 export function conjureMac(prefix: string, ip: string): string {
-  return `${prefix}-${ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('-')}`;
+  const hex = (b: number) => b.toString(16).padStart(2, '0');
+  if (!isIPv6(ip)) return `${prefix}-${ip.split('.').map((o) => hex(Number(o))).join('-')}`;
+  // IPv6: the last four bytes, last first.
+  const n = ip6ToBig(ip);
+  return `${prefix}-${[0, 1, 2, 3].map((i) => hex(Number((n >> BigInt(8 * i)) & 0xffn))).join('-')}`;
 }
 
 /** Feature gates with the defaults kube-proxy of that minor version has (pkg/features/kube_features.go). */
@@ -212,7 +217,7 @@ export class WinKernelProxier {
     const overlay = net.type === 'Overlay';
     const pa = overlay ? this.providerAddressOf(ep.ip) : undefined;
     const e = hns.addEndpoint({
-      id: hns.newId('remote-endpoint', ep.ip), name: `remote_${ep.ip}`, networkId: net.id, ipAddress: ep.ip, prefixLength: 32,
+      id: hns.newId('remote-endpoint', ep.ip), name: `remote_${ep.ip}`, networkId: net.id, ipAddress: ep.ip, prefixLength: isIPv6(ep.ip) ? 128 : 32,
       macAddress: conjureMac('02-11', ep.ip), gatewayAddress: '', dns: NO_DNS, isRemoteEndpoint: true,
       policies: overlay ? [{ type: 'ProviderAddress', providerAddress: pa ?? this.host.nodeIP }] : [],
     });
@@ -247,10 +252,18 @@ export class WinKernelProxier {
     }
     const made: string[] = [];
     const ids: string[] = [];
-    const resolve = (eps: ProxyEndpoint[]) => eps.map((e) => this.hnsEndpointFor(e, made)).filter((e): e is HnsEndpoint => !!e);
-    const allEndpoints = resolve(this.usable(sp.endpoints, sp.internalTrafficLocal && sp.externalTrafficLocal));
-    const localEndpoints = resolve(this.usable(sp.endpoints, true));
-    const itpEndpoints = sp.internalTrafficLocal ? localEndpoints : allEndpoints;
+    // Each frontend takes the endpoints of its own address family (a dual-stack Service has a slice per family).
+    const resolve = (eps: ProxyEndpoint[], v6: boolean) => eps.filter((e) => isIPv6(e.ip) === v6).map((e) => this.hnsEndpointFor(e, made)).filter((e): e is HnsEndpoint => !!e);
+    const byFamily = (v6: boolean) => {
+      // proxier.go: "Winoverlay does not support dual-stack, falling back to single-stack".
+      if (v6 && this.network!.type === 'Overlay') return { all: [], local: [], itp: [] };
+      const all = resolve(this.usable(sp.endpoints, sp.internalTrafficLocal && sp.externalTrafficLocal), v6);
+      const local = resolve(this.usable(sp.endpoints, true), v6);
+      return { all, local, itp: sp.internalTrafficLocal ? local : all };
+    };
+    const v4 = byFamily(false);
+    const allEndpoints = v4.all;
+    const localEndpoints = v4.local;
     const targetPort = typeof sp.targetPort === 'number' ? sp.targetPort : (sp.endpoints[0]?.port ?? sp.port);
     const overlay = this.network!.type === 'Overlay';
     const anyNodeIP = allEndpoints.some((e) => e.ipAddress === this.host.nodeIP);
@@ -268,8 +281,8 @@ export class WinKernelProxier {
       }
     };
     for (const vip of sp.clusterIPs) {
-      const v6 = vip.includes(':') ? LB_FLAGS.IPv6 : 0;
-      create('ClusterIP', [vip], itpEndpoints, (this.dsr ? LB_FLAGS.DSR : 0) | v6, pm(sp.port, PORT_MAPPING_FLAGS.None));
+      const v6 = isIPv6(vip);
+      create('ClusterIP', [vip], v6 ? byFamily(true).itp : v4.itp, (this.dsr ? LB_FLAGS.DSR : 0) | (v6 ? LB_FLAGS.IPv6 : 0), pm(sp.port, PORT_MAPPING_FLAGS.None));
     }
     if (sp.nodePort) {
       const eps = preserveDIP || sp.externalTrafficLocal ? localEndpoints : allEndpoints;
