@@ -165,3 +165,29 @@ for (const c of refused) {
     assert.throws(() => parseFleet(c.doc), (err: unknown) => err instanceof FleetError && c.want.test(err.message));
   });
 }
+
+test('dual-stack addressing: an IPv4 and an IPv6 CIDR give every node a pod CIDR and an InternalIP of each family', () => {
+  const fleet = parseFleet(`
+addressing: { clusterCIDR: "10.244.0.0/16,fd00:10:244::/56", nodeNetwork: "172.18.0.0/16,fc00:f853:ccd:e793::/64" }
+nodes:
+  - { name: l, os: linux }
+  - { name: w, os: windows, windowsBuild: 10.0.20348 }
+`);
+  assert.deepEqual(fleet.map((p) => [p.podCIDR, p.podCIDRv6, p.internalIP, p.internalIPv6]), [
+    ['10.244.0.0/24', 'fd00:10:244::/64', '172.18.0.2', 'fc00:f853:ccd:e793::2'],
+    ['10.244.1.0/24', 'fd00:10:244:1::/64', '172.18.0.3', 'fc00:f853:ccd:e793::3'],
+  ]);
+  // IPv4-only stays as it was.
+  assert.equal(parseFleet('nodes: [{ name: a, os: linux }]')[0].podCIDRv6, undefined);
+  const bad = (addressing: string) => {
+    try {
+      parseFleet(`addressing: ${addressing}\nnodes: [{ name: a, os: linux }]`);
+      return '';
+    } catch (err) {
+      return (err as FleetError).message;
+    }
+  };
+  assert.match(bad('{ clusterCIDR: "fd00:10:244::/56" }'), /addressing\.clusterCIDR: Invalid value: "fd00:10:244::\/56": an IPv4 CIDR is required: IPv6-only single stack is not supported on Windows/);
+  assert.match(bad('{ clusterCIDR: "10.244.0.0/16,10.245.0.0/16" }'), /must be one CIDR, or an IPv4 and an IPv6 CIDR separated by a comma/);
+  assert.match(bad('{ clusterCIDR: "10.244.0.0/16,fd00:10:244::1/56" }'), /host bits set/);
+});
