@@ -49,6 +49,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`winkube ${cmd.name}: ${err.message}\n\n${cmd.help()}\n`);
       return 2;
     }
-    throw err;
+    // What the cluster answered (no such node, not a Windows node, unreachable): the message, not a stack trace.
+    process.stderr.write(`winkube ${cmd.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.WINKUBE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    return 1;
   }
 }

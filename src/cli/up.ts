@@ -3,9 +3,11 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseServiceCidrs } from '../apiserver/allocators/service-cidrs.js';
 import { Cluster } from '../cluster/cluster.js';
 import { parsePortMapping, type PortMapping } from '../network/publish/published-ports.js';
 import { loadProfiles } from '../cluster/components.js';
+import { parseGoDuration } from '../controllers/nodelifecycle/config.js';
 import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { createLogger, type LogLevel } from '../util/log.js';
@@ -21,8 +23,10 @@ const FLAGS: FlagSpec[] = [
   { name: 'dashboard-port', type: 'number', help: 'port of the dashboard; 0 picks a free one', default: 0 },
   { name: 'publish', type: 'string', help: 'publish NodePorts on 127.0.0.1, as kind\'s extraPortMappings: HOSTPORT:NODEPORT[@NODE], comma-separated (HOSTPORT 0 picks a free one)', placeholder: 'MAPPINGS' },
   { name: 'dns-port', type: 'number', help: 'port of the cluster DNS server on 127.0.0.1 (UDP and TCP, kube-dns\'s answers); 0 picks a free one', default: 0 },
+  { name: 'service-cidr', type: 'string', help: 'Service ClusterIP ranges, as kube-apiserver\'s --service-cluster-ip-range: one CIDR, or two of different families (comma-separated, primary first) for dual-stack Services', default: '10.96.0.0/12', placeholder: 'CIDRS' },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
+  { name: 'node-monitor-grace-period', type: 'string', help: 'kube-controller-manager\'s: how long a node\'s kubelet may stay silent (no Lease renewal, no status) before the node is NotReady; keep it above the kubelets\' 10s Lease renewal plus the 5s monitor period', default: '50s', placeholder: 'DURATION' },
 ];
 
 export const upCommand: Command = {
@@ -68,6 +72,12 @@ export const upCommand: Command = {
     const endpoints = (flags['etcd-endpoints'] as string).split(',').map((e) => e.trim()).filter(Boolean);
     if (storage === 'etcd' && endpoints.length === 0) throw new UsageError('--storage etcd needs --etcd-endpoints');
     for (const e of endpoints) if (!/^http:\/\/[^/]+\/?$/.test(e)) throw new UsageError(`invalid --etcd-endpoints entry "${e}": want http://HOST:PORT`);
+    let nodeMonitorGracePeriodMs: number;
+    try {
+      nodeMonitorGracePeriodMs = parseGoDuration(flags['node-monitor-grace-period'] as string);
+    } catch (err) {
+      throw new UsageError(`invalid --node-monitor-grace-period: ${(err as Error).message}`);
+    }
     const logger = createLogger({ level });
     const store = storage === 'etcd' ? new EtcdStore({ endpoints, logger: logger.child('storage/etcd') }) : undefined;
     if (store) {
@@ -78,6 +88,12 @@ export const upCommand: Command = {
         await store.close();
         return 1;
       }
+    }
+    let publish: PortMapping[] = [];
+    try {
+      publish = String(flags.publish ?? '').split(',').filter((x) => x.trim()).map(parsePortMapping);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
     }
     const kubeconfig = join(dataDir, 'kubeconfig');
     // A kubeconfig from an earlier run would tell a waiting script the cluster is ready before it is.
@@ -91,15 +107,15 @@ export const upCommand: Command = {
     if (!Number.isInteger(dashboardPort) || dashboardPort < 0 || dashboardPort > 65535) throw new UsageError(`invalid --dashboard-port ${dashboardPort}`);
     const dnsPort = flags['dns-port'] as number;
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
-    let publish: PortMapping[] = [];
+    const serviceCidr = flags['service-cidr'] as string;
     try {
-      publish = String(flags.publish ?? '').split(',').filter((x) => x.trim()).map(parsePortMapping);
+      parseServiceCidrs(serviceCidr);
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw new UsageError(`invalid --service-cidr "${serviceCidr}": ${(err as Error).message}`);
     }
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs,
     });
     let stopping = false;
     const stop = async (signal: string) => {

@@ -10,7 +10,7 @@ import type { Logger } from '../util/log.js';
 import { ControlPlane, DEFAULT_SERVICE_CIDR } from './control-plane.js';
 import { ensureDnsAddon } from '../network/dns/addon.js';
 import { startClusterDns, type RunningClusterDns } from '../network/dns/cluster-dns.js';
-import { nthHost, parseCidr } from '../network/ipam/cidr.js';
+import { parseServiceCidrs, serviceCidrHost } from '../apiserver/allocators/service-cidrs.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { startComponents, type RunningComponents } from './components.js';
 import { startDashboard } from '../dashboard/server.js';
@@ -35,6 +35,10 @@ export interface ClusterConfig {
   dnsPort?: number;
   /** NodePorts published on 127.0.0.1 (kind's extraPortMappings). */
   publish?: PortMapping[];
+  /** kube-controller-manager's --node-monitor-grace-period, in ms (its default when absent). */
+  nodeMonitorGracePeriodMs?: number;
+  /** Service CIDRs, primary first (one per family; two make Services dual-stack); DEFAULT_SERVICE_CIDR when absent. */
+  serviceCidr?: string | readonly string[];
 }
 
 export class Cluster {
@@ -49,9 +53,11 @@ export class Cluster {
 
   constructor(private readonly cfg: ClusterConfig) {
     this.clock = cfg.clock ?? new RealClock();
-    this.pki = loadOrCreatePki(cfg.dataDir, ['127.0.0.1', '::1', '10.96.0.1']);
+    // The kubernetes Service's address (first of the primary service CIDR) is a SAN, as kubeadm makes it.
+    const apiServiceIP = serviceCidrHost(parseServiceCidrs(cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR)[0], 1);
+    this.pki = loadOrCreatePki(cfg.dataDir, [...new Set(['127.0.0.1', '::1', '10.96.0.1', apiServiceIP])]);
     this.controlPlane = new ControlPlane({
-      dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES,
+      dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES, serviceCidr: cfg.serviceCidr,
       kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert },
     });
     this.http = new HttpFrontEnd({
@@ -86,8 +92,8 @@ export class Cluster {
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
     step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
     if (this.cfg.dnsPort !== undefined) {
-      // kubeadm's DNS add-on at the tenth Service address, then the server that answers for it.
-      const dnsIP = nthHost(parseCidr(DEFAULT_SERVICE_CIDR), 10);
+      // kubeadm's DNS add-on at the tenth address of the primary service CIDR, then the server that answers for it.
+      const dnsIP = serviceCidrHost(parseServiceCidrs(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR)[0], 10);
       await ensureDnsAddon(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), { dnsIP });
       this.dns = await startClusterDns({
         client: this.controlPlane.client({ name: 'system:serviceaccount:kube-system:coredns', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] }),
@@ -100,6 +106,7 @@ export class Cluster {
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
       rootCA: this.pki.ca.cert,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
+      ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
     });
     for (const m of this.cfg.publish ?? []) {
       const network = this.components.nodes?.network;

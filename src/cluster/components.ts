@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createEventRecorder } from '../client/event-recorder.js';
 import { InformerFactory } from '../client/informer.js';
 import { ControllerManager } from '../controllers/manager.js';
+import type { NodeLifecycleConfig } from '../controllers/nodelifecycle/config.js';
 import { NodeAgent, type NodeAgentOptions } from '../node/agent.js';
 import type { KubeletServerTls } from '../node/server/kubelet-server.js';
 import { defaultFleet } from '../node/fleet-defaults.js';
@@ -32,6 +33,8 @@ export interface ComponentsConfig {
   apiServer?: NodeAgentOptions['apiServer'];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
+  /** The node lifecycle controller's settings (--node-monitor-grace-period). */
+  nodeLifecycle?: Partial<NodeLifecycleConfig>;
 }
 
 export interface RunningComponents {
@@ -57,7 +60,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   if (run.controllers) {
     const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     const cm = new ControllerManager({
-      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA,
+      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, nodeLifecycle: cfg.nodeLifecycle,
       recorder: (component) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();

@@ -9,6 +9,7 @@ import { buildOpenApi, getComponentSchemas } from '../api/openapi/index.js';
 import { unknownFields } from '../apiserver/field-validation.js';
 import { tableFor } from '../api/printers/index.js';
 import { Registry } from '../api/registry.js';
+import { withServiceIPFamilies } from '../api/strategies/services.js';
 import { createClient } from '../client/client.js';
 import { InProcessTransport } from '../client/in-process.js';
 import type { Client } from '../client/interfaces.js';
@@ -32,7 +33,11 @@ export interface ControlPlaneConfig {
   clock: Clock;
   logger: Logger;
   strategies: Record<string, Strategy>;
-  serviceCidr?: string;
+  /**
+   * The service CIDRs, primary first (`--service-cluster-ip-range`): e.g. `10.96.0.0/12` or, for dual-stack
+   * Services, `10.96.0.0/12,fd00:10:96::/112`. A list or a comma-separated string; DEFAULT_SERVICE_CIDR when absent.
+   */
+  serviceCidr?: string | readonly string[];
   nodePortRange?: [number, number];
   /** Address and port the `kubernetes` Service's Endpoints point at. */
   advertiseAddress?: string;
@@ -63,11 +68,12 @@ export class ControlPlane {
     } else {
       this.store = new SqliteStore({ path: ':memory:' });
     }
-    this.registry = new Registry(builtinResources({ strategies: cfg.strategies, tableFor }));
     this.allocator = new ServiceAllocator({
       store: this.store, serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE,
       logger: cfg.logger.child('service-allocator'),
     });
+    // Services get their IP families from the configured CIDRs (primary family first) before validation.
+    this.registry = new Registry(builtinResources({ strategies: withServiceIPFamilies(cfg.strategies, this.allocator.families), tableFor }));
     const openapi = {
       ...buildOpenApi(this.registry.decls),
       unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),

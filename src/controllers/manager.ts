@@ -17,6 +17,9 @@ import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import * as rootca from './rootcacertpublisher/controller.js';
 import * as servicelb from './servicelb/controller.js';
+import * as nodelifecycle from './nodelifecycle/controller.js';
+import type { NodeLifecycleConfig } from './nodelifecycle/config.js';
+import * as tainteviction from './nodelifecycle/taint-eviction.js';
 import type { Controller } from './util/base.js';
 import { createEventRecorder } from '../client/event-recorder.js';
 import type { EventRecorder } from './util/events.js';
@@ -30,6 +33,8 @@ export interface ControllerContext {
   recorder(component: string): EventRecorder;
   /** The cluster CA certificate (--root-ca-file); the root CA publisher needs it. */
   rootCA?: string;
+  /** --node-monitor-grace-period and the node lifecycle controller's other settings. */
+  nodeLifecycle?: Partial<NodeLifecycleConfig>;
 }
 
 export interface ControllerDescriptor {
@@ -93,6 +98,8 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: podgc.NAME, aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: rootca.NAME, aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) })
+    .register({ name: nodelifecycle.NAME, aliases: ['nodelifecycle'], create: (c) => new nodelifecycle.NodeLifecycleController({ ...c, recorder: c.recorder(nodelifecycle.COMPONENT), config: c.nodeLifecycle }) })
+    .register({ name: tainteviction.NAME, aliases: [], create: (c) => new tainteviction.TaintEvictionController({ ...c, recorder: c.recorder(tainteviction.COMPONENT) }) })
     // The emulated cloud provider's part (cloud-controller-manager's service controller on a real cluster).
     .register({ name: servicelb.NAME, aliases: ['service-lb'], create: (c) => new servicelb.ServiceLbController({ ...c, recorder: c.recorder(servicelb.COMPONENT) }) });
 }
@@ -110,6 +117,8 @@ export interface ControllerManagerOptions {
   registry?: ControllerRegistry;
   /** The cluster CA certificate, published in every namespace as kube-root-ca.crt. */
   rootCA?: string;
+  /** Settings of the node lifecycle controller (e.g. --node-monitor-grace-period). */
+  nodeLifecycle?: Partial<NodeLifecycleConfig>;
 }
 
 export class ControllerManager {
@@ -124,7 +133,7 @@ export class ControllerManager {
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
       recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
-      rootCA: opts.rootCA,
+      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle,
     };
     // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
     const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA);

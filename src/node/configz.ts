@@ -1,5 +1,7 @@
 // The kubelet's /configz answer for an emulated node: its KubeletConfiguration as derived from the profile, which the
 // Windows memory_limits e2e test reads to recompute allocatable (test/e2e/windows/memory_limits.go getNodeMemory).
+// Command-line-only flags (--windows-priorityclass, --image-pull-progress-deadline, --windows-service) are KubeletFlags,
+// not KubeletConfiguration fields (cmd/kubelet/app/options), so /configz never shows them.
 
 import type { NodeProfile } from './profile.js';
 
@@ -19,7 +21,9 @@ export function kubeletConfigz(p: NodeProfile): object {
       kubeReserved: p.kubeReserved,
       systemReserved: p.systemReserved,
       evictionHard: p.evictionHard,
-      enforceNodeAllocatable: windows ? ['none'] : ['pods'],
+      // The seeds' Windows kubelet line passes --enforce-node-allocatable="" (an empty list); the Windows kubelet ignores
+      // the field anyway (validation_windows.go), as it does cgroupsPerQOS.
+      enforceNodeAllocatable: windows ? [] : ['pods'],
       cgroupDriver: windows ? '' : 'systemd',
       cgroupsPerQOS: !windows,
       containerRuntimeEndpoint: runtimeEndpoint(p),

@@ -3,7 +3,7 @@
 
 import { parseKubeVersion, type KubeVersion } from './kube-version.js';
 
-type Stage = 'ALPHA' | 'BETA' | 'GA';
+type Stage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 /** One gate's history (pkg/features/kube_features.go of each release; alpha defaults off, beta and GA on). */
 interface GateHistory {
@@ -12,16 +12,22 @@ interface GateHistory {
   ga?: string;
   /** From this release `--feature-gates=<gate>=false` is refused: the GA gate is LockToDefault. */
   lockedFrom?: string;
+  /** From this release the gate is Deprecated (and off by default unless `defaults` says otherwise). */
+  deprecated?: string;
   /** From this release the gate no longer exists, so naming it stops the kubelet ("unrecognized feature gate"). */
   removedIn?: string;
+  /** Defaults that differ from the stage's usual one (alpha off, beta and GA on), from the release named, in order. */
+  defaults?: { from: string; default: boolean }[];
   /** Where the history comes from. */
   source: string;
 }
 
 /** The gates winkube's kubelet reads; other gate names are passed through without effect. */
 export const KUBELET_GATES: Record<string, GateHistory> = {
-  // seed 004 "Hyper-V Containers": experimental in v1.10 behind HyperVContainer=true (never left alpha).
-  HyperVContainer: { alpha: '1.10', source: 'seed 004 "Hyper-V Containers"' },
+  // seed 004 "Hyper-V Containers": experimental in v1.10 behind HyperVContainer=true; Deprecated in 1.20 and removed in
+  // 1.21 (kube_features.go 1.20 `HyperVContainer: {Default: false, PreRelease: featuregate.Deprecated}`; website
+  // well-known annotations: "Experimental Hyper-V support was removed in 1.21").
+  HyperVContainer: { alpha: '1.10', deprecated: '1.20', removedIn: '1.21', source: 'seed 004 "Hyper-V Containers"; kube_features.go HyperVContainer' },
   // seed 000 "Managing Workload Identity with GMSA": from v1.14 (alpha 1.14, beta 1.16, GA 1.18).
   WindowsGMSA: { alpha: '1.14', beta: '1.16', ga: '1.18', source: 'seed 000 "Managing Workload Identity with GMSA"; kube_features.go WindowsGMSA' },
   // seed 000 "Using configurable Container usernames": from v1.16 (alpha 1.16, beta 1.17, GA 1.18).
@@ -30,6 +36,13 @@ export const KUBELET_GATES: Record<string, GateHistory> = {
   IdentifyPodOS: { alpha: '1.23', beta: '1.24', ga: '1.25', lockedFrom: '1.25', removedIn: '1.27', source: 'seed 002 "Pods > OS field"; kube_features.go IdentifyPodOS' },
   // seed 003 "HostProcess containers": alpha 1.22, beta 1.23, GA 1.26 locked, removed 1.28.
   WindowsHostProcessContainers: { alpha: '1.22', beta: '1.23', ga: '1.26', lockedFrom: '1.26', removedIn: '1.28', source: 'seed 003 "HostProcess containers"; kube_features.go WindowsHostProcessContainers' },
+  // seed 003 "Field compatibility for hostNetwork": alpha 1.26 — and on by default while alpha (kube_features.go
+  // 1.26–1.32 `WindowsHostNetwork: {Default: true, PreRelease: featuregate.Alpha}`); Deprecated and off from 1.33
+  // (versioned specs), KEP-3503 withdrawn; still present in the newest source read (1.35), so not removed.
+  WindowsHostNetwork: {
+    alpha: '1.26', deprecated: '1.33', defaults: [{ from: '1.26', default: true }, { from: '1.33', default: false }],
+    source: 'seed 003 "Field compatibility for hostNetwork"; kube_features.go WindowsHostNetwork; KEP-3503',
+  },
 };
 
 const at = (v: KubeVersion, release: string | undefined): boolean => {
@@ -47,8 +60,11 @@ export function gateAt(gate: string, kubeletVersion: string): GateState | undefi
   const v = parseKubeVersion(kubeletVersion);
   if (!v) return undefined;
   if (!at(v, h.alpha) || at(v, h.removedIn)) return { known: false };
-  const stage: Stage = at(v, h.ga) ? 'GA' : at(v, h.beta) ? 'BETA' : 'ALPHA';
-  return { known: true, stage, default: stage !== 'ALPHA', locked: at(v, h.lockedFrom) };
+  const stage: Stage = at(v, h.deprecated) ? 'DEPRECATED' : at(v, h.ga) ? 'GA' : at(v, h.beta) ? 'BETA' : 'ALPHA';
+  // A deprecated gate keeps the default it had unless the release turned it off (as Deprecated gates usually are).
+  let def = stage === 'BETA' || stage === 'GA';
+  for (const d of h.defaults ?? []) if (at(v, d.from)) def = d.default;
+  return { known: true, stage, default: def, locked: at(v, h.lockedFrom) };
 }
 
 /** The part of a profile feature checks read. */

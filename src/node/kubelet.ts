@@ -11,6 +11,7 @@ import type { Logger } from '../util/log.js';
 import { HostLocalAllocator } from '../network/ipam/host-local.js';
 import { NodeNetwork } from '../network/cni/node-network.js';
 import { admitPod } from './admission.js';
+import { sandboxJoinsHostNetwork } from './os/windows/host-network.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
 import { bootIdFor, initialNode, nodeLabels, nodeStatus } from './node-object.js';
@@ -29,6 +30,7 @@ import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
 import { ClusterNetwork } from '../network/model/cluster-network.js';
 import type { ClusterZone } from '../network/dns/zone.js';
 import { KubeletNodeNet, type NodeNetOptions } from './node-net.js';
+import { podDns, type DnsSettings } from './process/pod-dns.js';
 import { resolveHost } from './shell/net/resolver.js';
 import { runCommand } from './shell/run-command.js';
 import type { Listener, RunResult, ShellIO } from './shell/interfaces.js';
@@ -82,6 +84,8 @@ export class Kubelet {
   private readonly ipam: HostLocalAllocator;
   /** CNI plugin, HNS store (Windows) and flannel state of this node; kube-proxy and the flow model read it. */
   readonly nodeNetwork: NodeNetwork;
+  /** The kubelet's --cluster-dns / --cluster-domain and the node's resolver, from which each pod's DNS is made. */
+  private readonly dnsSettings: DnsSettings;
   private readonly pods = new Map<string, PodRuntime>();
   private readonly timers = new Map<string, { at: number; timer: Timer }>();
   private readonly ctx: StageContext;
@@ -108,6 +112,7 @@ export class Kubelet {
   readonly net: KubeletNodeNet;
 
   constructor(private readonly o: KubeletOptions) {
+    this.dnsSettings = { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] };
     this.profile = o.profile;
     this.name = o.profile.name;
     this.ipam = new HostLocalAllocator(o.profile.podCIDR);
@@ -121,6 +126,10 @@ export class Kubelet {
       images: this.images,
       ipam: this.ipam,
       network: this.nodeNetwork,
+      podDns: (pod) => {
+        const d = podDns(pod, o.profile.os, this.dnsSettings);
+        return { servers: d.nameservers, searches: d.search };
+      },
       timings: o.timings ?? DEFAULT_TIMINGS,
       config: o.config ?? NO_CONFIG,
       allocatable: this.allocatable,
@@ -137,7 +146,7 @@ export class Kubelet {
       profile: o.profile, nodeNetwork: this.nodeNetwork, now: () => o.clock.now(), dnsZone: o.dnsZone, apiServer: o.apiServer,
       model: o.clusterNetwork ?? new ClusterNetwork({ serviceCIDR: '10.96.0.0/12', clusterCIDR: '10.244.0.0/16', nodeNetwork: '172.18.0.0/16' }),
       listeners: (c) => this.processes.listeners(c),
-      hostNetworkPods: () => [...this.pods.values()].filter((r) => r.pod.spec?.hostNetwork && r.state === 'active'),
+      hostNetworkPods: () => [...this.pods.values()].filter((r) => sandboxJoinsHostNetwork(this.profile, r.pod) && r.state === 'active'),
     });
     if (o.profile.os === 'windows') {
       this.services = new WindowsServiceManager({ profile: o.profile, clock: o.clock, hooks: { kubelet: { stop: () => this.suspend(), start: () => this.resume() } } });
@@ -145,7 +154,7 @@ export class Kubelet {
     this.processes = new ProcessHost({
       hostServices: this.services,
       profile: o.profile, clock: o.clock, run: runCommand, networkCalls: (rec, nameservers) => this.net.callsFor(rec, nameservers), cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
-      dns: { clusterDNS: DEFAULT_CLUSTER_DNS, clusterDomain: CLUSTER_DOMAIN, hostNameservers: [hostGateway(o.profile.internalIP)] },
+      dns: this.dnsSettings,
       bootTimeMs: () => this.readyAt,
       volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
       exited: (rec, c, code, reason) => this.resync(rec, () => (c.processExit = { code, at: o.clock.now(), ...(reason ? { reason } : {}) })),
@@ -249,7 +258,10 @@ export class Kubelet {
     const missed = [...this.missed.values()];
     this.missed.clear();
     for (const m of missed) if (m.deleted) this.podDeleted(m.pod); else this.podChanged(m.pod);
-    for (const rec of [...this.pods.values()]) this.sync(rec, true);
+    for (const rec of [...this.pods.values()]) {
+      this.o.statusWriter.invalidate(rec.key);
+      this.sync(rec, true);
+    }
   }
 
   /** One heartbeat: renew the lease and write node status if it changed or is due (10 s cadence). */

@@ -54,6 +54,15 @@ export class StatusWriter {
     this.pump();
   }
 
+  /**
+   * Forgets what was last sent for the pod, so the next `set` writes even an unchanged status: a restarted kubelet's
+   * status manager starts empty and writes every status again (repairing, e.g., Ready=False from the node controller).
+   */
+  invalidate(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot) slot.latest = undefined;
+  }
+
   /** Resolves once everything queued for the pod so far has been written (or dropped). */
   flush(key: string): Promise<void> {
     const slot = this.slots.get(key);

@@ -1,6 +1,7 @@
 // Issue 8 leftovers, black-box with kubectl: LogMonitor brings IIS's log files and event log to `kubectl logs`
 // (seed 000/001/003 "Capturing logs from workloads"), port-forward needs wincat in the pause image (seed 001 Q14),
-// a HostProcess container sees and controls the node's kubelet service (seed 000 "Node-level troubleshooting" Q2),
+// a HostProcess container sees and controls the node's kubelet service (seed 000 "Node-level troubleshooting" Q2) and
+// stopping it turns the node NotReady through the node lifecycle controller,
 // and a Linux container over its memory limit is OOMKilled.
 
 import test, { after, before } from 'node:test';
@@ -9,11 +10,16 @@ import { eventually, Kubectl, kubectlBinaries, startCluster, type RunningCluster
 
 const FIXTURES = new URL('../../../test/fixtures/', import.meta.url).pathname;
 const NEWEST = kubectlBinaries().at(-1)!;
+/**
+ * kube-controller-manager's --node-monitor-grace-period, short so a stopped kubelet shows quickly; it must stay above
+ * the kubelets' 10 s Lease renewal plus the 5 s monitor period, or healthy nodes would flap.
+ */
+const GRACE = '20s';
 let cluster: RunningCluster;
 let k: Kubectl;
 
 before(async () => {
-  cluster = await startCluster({ fleet: `${FIXTURES}runtime-behaviours-fleet.yaml` });
+  cluster = await startCluster({ fleet: `${FIXTURES}runtime-behaviours-fleet.yaml`, args: ['--node-monitor-grace-period', GRACE] });
   k = new Kubectl(NEWEST.path, cluster.kubeconfig);
 });
 after(async () => {
@@ -96,7 +102,7 @@ spec:
   assert.match(bad.out, /unable to do port forwarding: wincat not found/);
 });
 
-test('HostProcess: Get-Service kubelet and sc.exe query kubelet on the node; a stopped kubelet renews no Lease', async () => {
+test('HostProcess: Get-Service kubelet and sc.exe query kubelet on the node; a stopped kubelet renews no Lease and the node goes NotReady until it starts again', async () => {
   k.ok(['create', 'namespace', 'hpc']);
   k.ok(['label', 'namespace', 'hpc', 'pod-security.kubernetes.io/enforce=privileged']);
   k.ok(['apply', '-n', 'hpc', '-f', '-'], `
@@ -117,10 +123,25 @@ spec:
   hpc(['powershell', '-Command', 'Stop-Service kubelet -Force']);
   assert.match(hpc(['sc.exe', 'query', 'kubelet']), /STATE {14}: 1  STOPPED/);
   const stoppedAt = renewTime();
-  await new Promise((r) => setTimeout(r, 22_000));
+  // Seed 000 "Node-level troubleshooting": with the kubelet stopped the node turns NotReady — the node lifecycle
+  // controller finds neither Lease renewals nor status for the grace period and sets every kubelet condition Unknown.
+  const nodeStatus = () => /^win\s+(\S+)/m.exec(k.ok(['get', 'node', 'win']))?.[1];
+  const ready = () => k.ok(['get', 'node', 'win', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}|{.status.conditions[?(@.type=="Ready")].reason}|{.status.conditions[?(@.type=="Ready")].message}']);
+  const taints = () => k.ok(['get', 'node', 'win', '-o', 'jsonpath={range .spec.taints[*]}{.key}:{.effect} {end}']).trim().split(/\s+/).filter((t) => t.startsWith('node.kubernetes.io/')).sort();
+  const podReady = () => k.ok(['get', 'pod', 'hpc', '-n', 'hpc', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+  await eventually(() => nodeStatus() === 'NotReady' || undefined, 45_000, 'win NotReady');
+  assert.equal(ready(), 'Unknown|NodeStatusUnknown|Kubelet stopped posting node status.');
   assert.equal(renewTime(), stoppedAt, 'no Lease renewal while the kubelet service is stopped');
+  assert.match(k.ok(['get', 'node', 'linux']), /^linux\s+Ready\b/m, 'nodes whose kubelet runs stay Ready');
+  // The next pass taints it unreachable (NoExecute; NoSchedule from the condition) and marks its pods not Ready.
+  await eventually(() => taints().join(',') === 'node.kubernetes.io/unreachable:NoExecute,node.kubernetes.io/unreachable:NoSchedule' || undefined, 15_000, 'unreachable taints');
+  await eventually(() => podReady() === 'False' || undefined, 15_000, 'hpc not Ready');
   hpc(['powershell', '-Command', 'Start-Service kube-proxy']);
   await eventually(() => renewTime() !== stoppedAt || undefined, 15_000, 'renewals resume');
+  await eventually(() => nodeStatus() === 'Ready' || undefined, 15_000, 'win Ready again');
+  assert.match(ready(), /^True\|KubeletReady\|/);
+  await eventually(() => taints().length === 0 || undefined, 15_000, 'taints removed');
+  await eventually(() => podReady() === 'True' || undefined, 15_000, 'hpc Ready again');
 });
 
 test('Linux: a container over its memory limit is OOMKilled (exit code 137)', async () => {

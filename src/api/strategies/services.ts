@@ -1,6 +1,6 @@
 // The services strategy: SetDefaults_Service, clusterIP/clusterIPs normalisation, carrying allocated values
-// across updates, IP family fields for a single-stack IPv4 cluster (kubernetes pkg/apis/core/v1/defaults.go,
-// pkg/registry/core/service/strategy.go NormalizeClusterIPs, storage/storage.go patchAllocatedValues).
+// across updates, IP family fields from the cluster's service CIDRs (kubernetes pkg/apis/core/v1/defaults.go,
+// pkg/registry/core/service/strategy.go NormalizeClusterIPs, storage/storage.go patchAllocatedValues, alloc.go).
 
 import type { Service } from 'kubernetes-types/core/v1.js';
 import type { Strategy, StrategyContext } from '../interfaces.js';
@@ -9,6 +9,7 @@ import { validateService, validateServiceUpdate } from '../validation/service.js
 import { validateObjectMetaUpdate } from '../validation/object-meta.js';
 import type { ObjectMeta } from '../types.js';
 import { as, isStatusWrite, keepStatusOrSpec } from './common.js';
+import { initIPFamilyFields, IPV4_ONLY, type IPFamily } from './services-ip-families.js';
 
 /** SetDefaults_Service. */
 export function defaultService(svc: Service): void {
@@ -32,20 +33,6 @@ export function defaultService(svc: Service): void {
 
 const needsClusterIP = (s: Service) => s.spec?.type !== 'ExternalName';
 const needsNodePort = (s: Service) => s.spec?.type === 'NodePort' || s.spec?.type === 'LoadBalancer';
-
-/**
- * IP family fields as the allocator fills them in a single-stack IPv4 cluster: SingleStack/[IPv4], except
- * selector-less headless services, which kube defaults to RequireDualStack.
- */
-function initIPFamilies(svc: Service): void {
-  const spec = svc.spec!;
-  if (!needsClusterIP(svc)) return;
-  if (!spec.ipFamilyPolicy) {
-    const selectorless = !spec.selector || Object.keys(spec.selector).length === 0;
-    spec.ipFamilyPolicy = spec.clusterIP === 'None' && selectorless ? 'RequireDualStack' : 'SingleStack';
-  }
-  if (!spec.ipFamilies?.length) spec.ipFamilies = ['IPv4'];
-}
 
 /** NormalizeClusterIPs: keep clusterIP and clusterIPs in step for clients that set only one. */
 function normalizeClusterIPs(svc: Service, old?: Service): void {
@@ -91,27 +78,46 @@ function patchAllocatedValues(svc: Service, old: Service): void {
   }
 }
 
-export const serviceStrategy = {
-  prepareForCreate(obj: KubeObject): void {
-    obj.status = {};
-    const svc = as<Service>(obj);
-    defaultService(svc);
-    normalizeClusterIPs(svc);
-    initIPFamilies(svc);
-  },
-  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): void {
-    keepStatusOrSpec(obj, old, ctx);
-    if (isStatusWrite(ctx)) return;
-    const svc = as<Service>(obj);
-    defaultService(svc);
-    patchAllocatedValues(svc, as<Service>(old));
-    normalizeClusterIPs(svc, as<Service>(old));
-    initIPFamilies(svc);
-  },
-  defaults: (obj: KubeObject) => defaultService(as<Service>(obj)),
-  validate: (obj: KubeObject) => validateService(as<Service>(obj)),
-  validateUpdate(obj: KubeObject, old: KubeObject, ctx?: StrategyContext) {
-    if (isStatusWrite(ctx)) return validateObjectMetaUpdate(obj.metadata as ObjectMeta, old.metadata);
-    return validateServiceUpdate(as<Service>(obj), as<Service>(old));
-  },
-} satisfies Strategy;
+/**
+ * The services strategy for a cluster whose service CIDRs have `families` (primary first). The IP family fields are
+ * settled here, before validation, as kube-apiserver settles them before it validates (alloc.go initIPFamilyFields
+ * runs in the registry's BeginCreate/BeginUpdate); the ServiceAllocator then allocates one ClusterIP per family.
+ */
+export function serviceStrategyFor(families: readonly IPFamily[]) {
+  return {
+    prepareForCreate(obj: KubeObject): void {
+      obj.status = {};
+      const svc = as<Service>(obj);
+      defaultService(svc);
+      normalizeClusterIPs(svc);
+      initIPFamilyFields(svc, undefined, families);
+    },
+    prepareForUpdate(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): void {
+      keepStatusOrSpec(obj, old, ctx);
+      if (isStatusWrite(ctx)) return;
+      const svc = as<Service>(obj);
+      defaultService(svc);
+      patchAllocatedValues(svc, as<Service>(old));
+      normalizeClusterIPs(svc, as<Service>(old));
+      initIPFamilyFields(svc, as<Service>(old), families);
+    },
+    defaults: (obj: KubeObject) => defaultService(as<Service>(obj)),
+    validate: (obj: KubeObject) => validateService(as<Service>(obj)),
+    validateUpdate(obj: KubeObject, old: KubeObject, ctx?: StrategyContext) {
+      if (isStatusWrite(ctx)) return validateObjectMetaUpdate(obj.metadata as ObjectMeta, old.metadata);
+      return validateServiceUpdate(as<Service>(obj), as<Service>(old));
+    },
+  } satisfies Strategy;
+}
+
+/** The services strategy of an IPv4-only cluster (winkube's default service CIDR). */
+export const serviceStrategy = serviceStrategyFor(IPV4_ONLY);
+
+/**
+ * `strategies` with the services strategy bound to the cluster's families, when it is this module's (a caller that
+ * brought its own services strategy keeps it).
+ */
+export function withServiceIPFamilies(strategies: Record<string, Strategy>, families: readonly IPFamily[]): Record<string, Strategy> {
+  if (strategies.services !== serviceStrategy) return strategies;
+  return { ...strategies, services: serviceStrategyFor(families) };
+}

@@ -1,13 +1,14 @@
 // Service validation: type, ports, selector, session affinity, cluster IPs and traffic policies, and what an
 // update may not change (kubernetes pkg/apis/core/validation/validation.go ValidateService, ValidateServiceUpdate,
-// ValidateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs).
+// ValidateServiceClusterIPsRelatedFields, validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies).
 
-import { isIP } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
 import { validateLabels } from './labels.js';
 import type { ObjectMeta } from '../types.js';
 import { SUPPORTED_PORT_PROTOCOLS, validateDNS1123Label } from './containers.js';
+import { GoValue } from './go-value.js';
 import { goStrings, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { isDNS1123Subdomain, isValidPortName, isValidPortNum, nameIsDNS1035Label } from './names.js';
 
@@ -34,9 +35,30 @@ function validateServicePort(p: ServicePort, requireName: boolean, names: Set<st
   return errs;
 }
 
-/** ValidateServiceClusterIPsRelatedFields (the single-cluster subset). */
-function validateClusterIPs(s: Service): FieldError[] {
+const IP_FAMILIES = ['IPv4', 'IPv6'];
+const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+
+/** isHeadlessService: clusterIPs is exactly ["None"]. */
+const headlessByIPs = (s: Service | undefined) => s?.spec?.clusterIPs?.length === 1 && s.spec.clusterIPs[0] === 'None';
+
+/** spec.ipFamilies as kube prints it: the internal type's []core.IPFamily under %#v. */
+export function goIPFamilies(v: string[] | undefined): GoValue {
+  return new GoValue(v ?? null, v ? `[]core.IPFamily{${v.map((f) => JSON.stringify(f)).join(', ')}}` : '[]core.IPFamily(nil)');
+}
+
+/** spec.ipFamilyPolicy as kube prints it: a *IPFamilyPolicy, dereferenced, or "null" when unset. */
+export function goPolicy(p: string | undefined | null): GoValue | string {
+  return p ?? new GoValue(null, '"null"');
+}
+
+/**
+ * ValidateServiceClusterIPsRelatedFields: clusterIP/clusterIPs in step, families and policy from their enums, at most
+ * one valid IP per family, and each IP of the family its ipFamilies entry names. Exported: the IP family
+ * initialisation runs it before it defaults anything (registry/core/service/storage/alloc.go initIPFamilyFields).
+ */
+export function validateServiceClusterIPsRelatedFields(s: Service): FieldError[] {
   const spec = s.spec ?? {};
+  // ExternalName: every one of these must be unset, which validateService checks.
   if (spec.type === 'ExternalName') return [];
   const errs: FieldError[] = [];
   const ips = spec.clusterIPs ?? [];
@@ -48,21 +70,44 @@ function validateClusterIPs(s: Service): FieldError[] {
   }
   const seen = new Set<string>();
   (spec.ipFamilies ?? []).forEach((f, i) => {
-    if (f !== 'IPv4' && f !== 'IPv6') errs.push(fieldErr.notSupported(`spec.ipFamilies[${i}]`, f, ['IPv4', 'IPv6']));
+    if (!IP_FAMILIES.includes(f)) errs.push(fieldErr.notSupported(`spec.ipFamilies[${i}]`, f, IP_FAMILIES));
+    // No duplicates also means at most one of each family, in either order.
     if (seen.has(f)) errs.push(fieldErr.duplicate(`spec.ipFamilies[${i}]`, f));
     seen.add(f);
   });
   const policy = spec.ipFamilyPolicy;
-  if (policy !== undefined && !['PreferDualStack', 'RequireDualStack', 'SingleStack'].includes(policy)) {
-    errs.push(fieldErr.notSupported('spec.ipFamilyPolicy', policy, ['PreferDualStack', 'RequireDualStack', 'SingleStack']));
+  if (policy !== undefined && policy !== null && !IP_FAMILY_POLICIES.includes(policy)) {
+    errs.push(fieldErr.notSupported('spec.ipFamilyPolicy', policy, IP_FAMILY_POLICIES));
   }
+  let invalidIPs = false;
   ips.forEach((ip, i) => {
     if (i === 0 && ip === 'None') {
-      if (ips.length > 1) errs.push(fieldErr.invalid('spec.clusterIPs', goStrings(ips), "'None' must be the first and only value"));
+      if (ips.length > 1) {
+        invalidIPs = true;
+        errs.push(fieldErr.invalid('spec.clusterIPs', goStrings(ips), "'None' must be the first and only value"));
+      }
       return;
     }
-    if (!isIP(ip)) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, ip, INVALID_IP));
+    if (!isIP(ip)) {
+      invalidIPs = true;
+      errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, ip, INVALID_IP));
+    }
   });
+  if (ips.length > 2) errs.push(fieldErr.invalid('spec.clusterIPs', goStrings(ips), 'may only hold up to 2 values'));
+  // A bad or misplaced value would only skew the family checks below.
+  if (invalidIPs) return errs;
+  if (ips.length > 1) {
+    // netutils.IsDualStackIPStrings: at least one address of each family.
+    const v6 = ips.filter((ip) => isIPv6(ip)).length;
+    if (v6 === 0 || v6 === ips.length) errs.push(fieldErr.invalid('spec.clusterIPs', goStrings(ips), 'may specify no more than one IP for each IP family'));
+  }
+  const fams = spec.ipFamilies ?? [];
+  if (!headlessByIPs(s) && ips.length && fams.length) {
+    for (let i = 0; i < ips.length && i < fams.length; i++) {
+      if (fams[i] === 'IPv4' && isIPv6(ips[i])) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, ips[i], `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+      if (fams[i] === 'IPv6' && !isIPv6(ips[i])) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, ips[i], `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+    }
+  }
   return errs;
 }
 
@@ -99,7 +144,7 @@ export function validateService(s: Service): FieldError[] {
   } else if (aff === 'None' && spec.sessionAffinityConfig) {
     errs.push(fieldErr.forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
   }
-  errs.push(...validateClusterIPs(s));
+  errs.push(...validateServiceClusterIPsRelatedFields(s));
   (spec.externalIPs ?? []).forEach((ip, i) => {
     if (!isIP(ip)) errs.push(fieldErr.invalid(`spec.externalIPs[${i}]`, ip, INVALID_IP));
   });
@@ -135,26 +180,55 @@ export function validateService(s: Service): FieldError[] {
   return errs;
 }
 
-/** validateUpgradeDowngradeClusterIPs: the primary cluster IP never changes once set. */
-function validateClusterIPUpdate(s: Service, old: Service): FieldError[] {
+/** validateUpgradeDowngradeClusterIPs: the primary ClusterIP never changes; dropping the secondary needs SingleStack. */
+function validateUpgradeDowngradeClusterIPs(old: Service, s: Service): FieldError[] {
   if (s.spec?.type === 'ExternalName' || old.spec?.type === 'ExternalName') return [];
-  if (isHeadless(s) && isHeadless(old)) return [];
-  const next = s.spec?.clusterIPs ?? [];
+  if (headlessByIPs(s) && headlessByIPs(old)) return [];
+  const next = s.spec?.clusterIPs;
+  const n = next ?? [];
   const prev = old.spec?.clusterIPs ?? [];
   const errs: FieldError[] = [];
-  const bad = (detail: string) => fieldErr.invalid('spec.clusterIPs[0]', goStrings(next), detail);
-  if (prev.length === next.length) {
+  const changed = () => fieldErr.invalid('spec.clusterIPs[0]', goStrings(next), 'may not change once set');
+  if (prev.length === n.length) {
     prev.forEach((ip, i) => {
-      if (ip !== next[i]) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, goStrings(next), 'may not change once set'));
+      if (ip !== n[i]) errs.push(fieldErr.invalid(`spec.clusterIPs[${i}]`, goStrings(next), 'may not change once set'));
     });
-  } else if (prev.length > next.length) {
-    if (next.length === 0) errs.push(bad('primary clusterIP can not be unset'));
-    if (prev.length > 0 && next.length > 0 && next[0] !== prev[0]) errs.push(bad('may not change once set'));
-    if (next.length === 1 && s.spec?.ipFamilyPolicy !== 'SingleStack') {
-      errs.push(bad("`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary clusterIP"));
+  } else if (prev.length > n.length) {
+    if (n.length === 0) errs.push(fieldErr.invalid('spec.clusterIPs[0]', goStrings(next), 'primary clusterIP can not be unset'));
+    if (prev.length > 0 && n.length > 0 && n[0] !== prev[0]) errs.push(changed());
+    if (n.length === 1 && s.spec?.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(fieldErr.invalid('spec.ipFamilyPolicy', goPolicy(s.spec?.ipFamilyPolicy), "must be set to 'SingleStack' when releasing the secondary clusterIP"));
     }
-  } else if (prev.length > 0 && next[0] !== prev[0]) {
-    errs.push(bad('may not change once set'));
+  } else if (prev.length > 0 && n[0] !== prev[0]) {
+    // Adding a secondary: RequireDualStack or PreferDualStack is checked when the families are initialised.
+    errs.push(changed());
+  }
+  return errs;
+}
+
+/** validateUpgradeDowngradeIPFamilies: the primary family never changes; dropping the secondary needs SingleStack. */
+function validateUpgradeDowngradeIPFamilies(old: Service, s: Service): FieldError[] {
+  if (s.spec?.type === 'ExternalName' || old.spec?.type === 'ExternalName') return [];
+  // To or from headless, and headless itself, may change families.
+  if (headlessByIPs(s) || headlessByIPs(old)) return [];
+  const next = s.spec?.ipFamilies;
+  const n = next ?? [];
+  const prev = old.spec?.ipFamilies ?? [];
+  const errs: FieldError[] = [];
+  // kube's own quirk: these two report the clusterIPs as the bad value.
+  const changed = () => fieldErr.invalid('spec.ipFamilies[0]', goStrings(s.spec?.clusterIPs), 'may not change once set');
+  if (prev.length === n.length) {
+    prev.forEach((f, i) => {
+      if (f !== n[i]) errs.push(fieldErr.invalid('spec.ipFamilies[0]', goIPFamilies(next), 'may not change once set'));
+    });
+  } else if (prev.length > n.length) {
+    if (!s.spec?.clusterIPs?.length) errs.push(fieldErr.invalid('spec.ipFamilies[0]', goIPFamilies(next), 'primary ipFamily can not be unset'));
+    if (n.length > 0 && n[0] !== prev[0]) errs.push(changed());
+    if (n.length === 1 && s.spec?.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(fieldErr.invalid('spec.ipFamilyPolicy', goPolicy(s.spec?.ipFamilyPolicy), "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+    }
+  } else if (prev.length > 0 && n.length > 0 && n[0] !== prev[0]) {
+    errs.push(changed());
   }
   return errs;
 }
@@ -162,12 +236,10 @@ function validateClusterIPUpdate(s: Service, old: Service): FieldError[] {
 /** ValidateServiceUpdate. */
 export function validateServiceUpdate(s: Service, old: Service): FieldError[] {
   const errs = validateObjectMetaUpdate(s.metadata as ObjectMeta, old.metadata as ObjectMeta);
-  errs.push(...validateClusterIPUpdate(s, old));
-  const fam = s.spec?.ipFamilies ?? [];
-  const oldFam = old.spec?.ipFamilies ?? [];
-  if (s.spec?.type !== 'ExternalName' && old.spec?.type !== 'ExternalName' && oldFam.length && fam.length && fam[0] !== oldFam[0]) {
-    errs.push(fieldErr.invalid('spec.ipFamilies[0]', goStrings(fam), 'may not change once set'));
-  }
+  // Upgrading (adding the secondary clusterIP or family) and downgrading are allowed; changing the primary is not,
+  // except to, from or on ExternalName.
+  errs.push(...validateUpgradeDowngradeClusterIPs(old, s));
+  errs.push(...validateUpgradeDowngradeIPFamilies(old, s));
   errs.push(...validateService(s).filter((e) => !e.field.startsWith('metadata.')));
   return errs;
 }

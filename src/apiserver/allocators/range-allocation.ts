@@ -3,8 +3,10 @@
 
 import type { AllocationBitmap } from './bitmap.js';
 
-/** Where kube-apiserver keeps the Service ClusterIP bitmap and the NodePort bitmap. */
+/** Where kube-apiserver keeps the Service ClusterIP bitmaps (primary and secondary range) and the NodePort bitmap. */
 export const SERVICE_IPS_KEY = '/registry/ranges/serviceips';
+/** The second service CIDR's bitmap, by position not family (controlplane storage: /ranges/secondaryserviceips). */
+export const SECONDARY_SERVICE_IPS_KEY = '/registry/ranges/secondaryserviceips';
 export const SERVICE_NODE_PORTS_KEY = '/registry/ranges/servicenodeports';
 
 export interface RangeAllocation {

@@ -1,4 +1,4 @@
-// The repair pass over the stored ClusterIP and NodePort bitmaps: rebuilds them from the Services in storage,
+// The repair pass over the stored ClusterIP (one per family) and NodePort bitmaps: rebuilds them from the Services,
 // adding values in use but not marked and freeing marks no Service holds, by compare-and-swap so API servers
 // sharing a store can all run it (pkg/registry/core/service/ipallocator/controller/repair.go,
 // portallocator/controller/repair.go).
@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/types.js';
 import { StoreError } from '../../storage/interfaces.js';
 import type { Clock, Timer } from '../../util/clock.js';
 import type { Logger } from '../../util/log.js';
+import { familyOf } from './ip-range.js';
 import { clusterIPsOf, type ServiceAllocator } from './service-allocator.js';
 import type { ServiceRange } from './service-ranges.js';
 
@@ -82,13 +83,24 @@ export class AllocationRepair {
     this.log = cfg.logger;
   }
 
-  /** One pass over both bitmaps. Throws when storage fails; logs what it repaired. */
+  /**
+   * One pass over every bitmap: the ClusterIP ranges (primary, then the secondary of a dual-stack cluster), then the
+   * NodePorts. Throws when storage fails; logs what it repaired.
+   */
   async runOnce(opts: { startup?: boolean } = {}): Promise<RangeRepairReport[]> {
     const { allocator } = this.cfg;
-    const reports = [
-      await this.repairRange(allocator.ips, (svc) => clusterIPsOf(svc), opts.startup ?? false),
-      await this.repairRange(allocator.ports, nodePortClaims, opts.startup ?? false),
-    ];
+    const startup = opts.startup ?? false;
+    const reports: RangeRepairReport[] = [];
+    for (const [i, range] of allocator.ipRanges.entries()) {
+      // Each range checks the addresses of its own family; the primary also reports those of families the cluster
+      // no longer has (repair.go: not within any configured Service CIDR).
+      const claims = (svc: KubeObject) => clusterIPsOf(svc).filter((ip) => {
+        const family = familyOf(ip);
+        return family === range.family || (i === 0 && !allocator.rangeFor(family));
+      });
+      reports.push(await this.repairRange(range, claims, startup));
+    }
+    reports.push(await this.repairRange(allocator.ports, nodePortClaims, startup));
     return reports;
   }
 

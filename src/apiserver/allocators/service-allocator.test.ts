@@ -115,7 +115,7 @@ test('requested values: taken and out-of-range requests get kube\'s 422s and tak
 
   // ipallocator ErrAllocated / ErrNotInRange as alloc.go allocIPs words them.
   await rejects(a.allocate(svc('ip-taken', { clusterIP: '10.0.0.4' }), undefined, false), 422,
-    'spec.clusterIPs: Invalid value: ["10.0.0.4"]: failed to allocate IP 10.0.0.4: provided IP is already allocated');
+    'spec.clusterIPs: Invalid value: []string{"10.0.0.4"}: failed to allocate IP 10.0.0.4: provided IP is already allocated');
   for (const ip of ['10.0.0.0', '10.0.0.7', '10.0.1.2']) {
     await rejects(a.allocate(svc('ip-out', { clusterIPs: [ip] }), undefined, false), 422,
       `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.0.0.0/29`);

@@ -1,18 +1,28 @@
-// Allocates Service ClusterIPs (from the service CIDR) and NodePorts (30000-32767) at write time, in bitmaps kept in
-// the Store so API servers sharing it never hand out one value twice (pkg/registry/core/service/storage/alloc.go,
-// ipallocator, portallocator, allocator/storage).
+// Allocates Service ClusterIPs (one per IP family, from the service CIDRs) and NodePorts (30000-32767) at write time,
+// in bitmaps kept in the Store so API servers sharing it never hand out one value twice
+// (pkg/registry/core/service/storage/alloc.go, ipallocator, portallocator, allocator/storage).
 
 import { fieldErr, StatusError, type FieldError } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Store } from '../../storage/interfaces.js';
 import type { Logger } from '../../util/log.js';
 import type { StorageTxn } from '../interfaces.js';
+import type { Service } from 'kubernetes-types/core/v1.js';
+import { initIPFamilyFields } from '../../api/strategies/services-ip-families.js';
+import { goStrings } from '../../api/validation/object-meta.js';
 import type { AllocationBitmap } from './bitmap.js';
+import { familyOf, type IPFamily } from './ip-range.js';
+import { SECONDARY_SERVICE_IPS_KEY, SERVICE_IPS_KEY } from './range-allocation.js';
+import { parseServiceCidrs } from './service-cidrs.js';
 import { nodePortRange, serviceIpRange, type ServiceRange } from './service-ranges.js';
 
 export interface ServiceAllocatorConfig {
   store: Store;
-  serviceCidr: string;
+  /**
+   * The service CIDRs, primary first (`--service-cluster-ip-range`): one, or two of different families for a
+   * dual-stack cluster; a comma-separated string works too.
+   */
+  serviceCidr: string | readonly string[];
   nodePortRange: [number, number];
   rng?: () => number;
   logger?: Logger;
@@ -29,6 +39,8 @@ interface ServiceSpec {
   type?: string;
   clusterIP?: string;
   clusterIPs?: string[];
+  ipFamilies?: string[];
+  ipFamilyPolicy?: string;
   ports?: ServicePort[];
   allocateLoadBalancerNodePorts?: boolean;
 }
@@ -62,14 +74,30 @@ function invalid(obj: KubeObject, errs: FieldError[]): StatusError {
 }
 
 export class ServiceAllocator {
-  readonly ips: ServiceRange<string>;
+  /** One ClusterIP range per configured family, primary first (kube's serviceIPAllocatorsByFamily). */
+  readonly ipRanges: readonly ServiceRange<string>[];
   readonly ports: ServiceRange<number>;
+  /** The cluster's IP families, primary (the default family) first. */
+  readonly families: readonly IPFamily[];
   private readonly rng: () => number;
 
   constructor(private readonly cfg: ServiceAllocatorConfig) {
-    this.ips = serviceIpRange(cfg.store, cfg.serviceCidr);
+    const cidrs = parseServiceCidrs(cfg.serviceCidr);
+    // Only the primary range holds the kubernetes Service's address; the second is stored at its own key.
+    this.ipRanges = cidrs.map((c, i) => serviceIpRange(cfg.store, c, { key: i === 0 ? SERVICE_IPS_KEY : SECONDARY_SERVICE_IPS_KEY, reserveFirst: i === 0 }));
+    this.families = cidrs.map((c) => c.family);
     this.ports = nodePortRange(cfg.store, cfg.nodePortRange);
     this.rng = cfg.rng ?? Math.random;
+  }
+
+  /** The primary ClusterIP range. */
+  get ips(): ServiceRange<string> {
+    return this.ipRanges[0];
+  }
+
+  /** The range addresses of `family` come from; undefined when the cluster is not configured for it. */
+  rangeFor(family: string | undefined): ServiceRange<string> | undefined {
+    return this.ipRanges.find((r) => r.family === family);
   }
 
   /** The first address of the range: the `kubernetes` Service's ClusterIP. */
@@ -88,7 +116,7 @@ export class ServiceAllocator {
     const oldPorts = nodePortsOf(old);
     const took = { ips: [] as string[], ports: [] as number[] };
     try {
-      await this.allocateClusterIP(obj, old, oldIps, dryRun, took.ips);
+      await this.allocateClusterIPs(obj, old, oldIps, dryRun, took.ips);
       await this.allocateNodePorts(obj, old, oldPorts, dryRun, took.ports);
     } catch (err) {
       if (!dryRun) await this.releaseValues(took.ips, took.ports, `rolling back ${describe(obj)}`);
@@ -123,48 +151,66 @@ export class ServiceAllocator {
     return fn(bitmap);
   }
 
-  private async allocateClusterIP(obj: KubeObject, old: KubeObject | undefined, oldIps: string[], dryRun: boolean, took: string[]): Promise<void> {
+  /**
+   * One ClusterIP per entry of spec.ipFamilies, from that family's range: requested values are claimed, missing ones
+   * allocated; values the old object held stay (an upgrade adds the secondary, a downgrade's drop is released on
+   * commit). The IP family fields are settled first, as alloc.go does even for dry runs.
+   */
+  private async allocateClusterIPs(obj: KubeObject, old: KubeObject | undefined, oldIps: string[], dryRun: boolean, took: string[]): Promise<void> {
     const spec = (obj.spec ??= {}) as ServiceSpec;
     const oldSpec = specOf(old);
     if (typeOf(spec) === 'ExternalName') return;
-    if (oldSpec?.clusterIP && !spec.clusterIP) {
+    if (oldSpec?.clusterIP && !spec.clusterIP && typeOf(oldSpec) !== 'ExternalName') {
       spec.clusterIP = oldSpec.clusterIP;
       spec.clusterIPs = oldSpec.clusterIPs ?? [oldSpec.clusterIP];
     }
-    const requested = spec.clusterIPs?.[0] ?? spec.clusterIP;
-    if (requested && (requested === 'None' || oldIps.includes(requested))) {
-      if (spec.clusterIP && !spec.clusterIPs) spec.clusterIPs = [spec.clusterIP];
-      return;
-    }
-    if (requested) {
-      const offset = this.ips.offsetOf(requested);
-      // ipallocator ErrNotInRange and ErrAllocated, wrapped by alloc.go allocIPs.
-      if (offset === undefined) {
-        throw invalid(obj, [fieldErr.invalid('spec.clusterIPs', [requested], `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${this.ips.spec}`)]);
+    // Callers inside the process may set only one of the pair; the API path has normalised and validated it already.
+    if (spec.clusterIP && !spec.clusterIPs?.length) spec.clusterIPs = [spec.clusterIP];
+    if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
+    // Already done by the services strategy on the API path; idempotent, and keeps direct callers consistent.
+    initIPFamilyFields(obj as Service, old as Service | undefined, this.families);
+    if (spec.clusterIPs?.[0] === 'None') return;
+    const families = spec.ipFamilies ?? [];
+    // Unallocated families are "" markers until filled, as kube's allocClusterIPs keeps them (and reports them).
+    const ips = families.map((_, i) => spec.clusterIPs?.[i] ?? '');
+    for (const [i, family] of families.entries()) {
+      const requested = ips[i];
+      if (requested && oldIps.includes(requested)) continue;
+      const range = this.rangeFor(family);
+      // initIPFamilyFields refused families the cluster lacks.
+      if (!range) throw StatusError.internal(`failed to allocate a serviceIP: ${family} is not configured on this cluster`);
+      if (requested) {
+        const allocated = await this.claimIP(obj, range, requested, ips, dryRun);
+        if (allocated && !dryRun) took.push(requested);
+        continue;
       }
-      const taken = () => invalid(obj, [fieldErr.invalid('spec.clusterIPs', [requested], `failed to allocate IP ${requested}: provided IP is already allocated`)]);
-      const owner = isApiService(obj);
-      const allocated = await this.withBitmap(this.ips, dryRun, (bm) => {
-        if (bm.isReserved(offset) && !owner) throw taken();
-        if (bm.allocate(offset)) return true;
-        // The reserved address is the kubernetes Service's whenever it asks: API servers bootstrapping at once
-        // must end in AlreadyExists from storage, not in a 422 from here.
-        if (bm.isReserved(offset)) return false;
-        throw taken();
+      const ip = await this.withBitmap(range, dryRun, (bm) => {
+        const offset = bm.allocateNext(this.rng);
+        if (offset === undefined) throw StatusError.internal('failed to allocate a serviceIP: range is full');
+        return range.valueAt(offset);
       });
-      if (allocated && !dryRun) took.push(requested);
-      spec.clusterIPs = [requested];
-      spec.clusterIP = requested;
-      return;
+      if (!dryRun) took.push(ip);
+      ips[i] = ip;
     }
-    const ip = await this.withBitmap(this.ips, dryRun, (bm) => {
-      const offset = bm.allocateNext(this.rng);
-      if (offset === undefined) throw StatusError.internal('failed to allocate a serviceIP: range is full');
-      return this.ips.valueAt(offset);
+    spec.clusterIPs = ips;
+    spec.clusterIP = ips[0];
+  }
+
+  /** Marks a requested ClusterIP; false when it is the reserved address its owner already holds. */
+  private async claimIP(obj: KubeObject, range: ServiceRange<string>, requested: string, ips: string[], dryRun: boolean): Promise<boolean> {
+    const offset = range.offsetOf(requested);
+    // ipallocator ErrNotInRange and ErrAllocated, wrapped by alloc.go allocIPs.
+    const fail = (why: string) => invalid(obj, [fieldErr.invalid('spec.clusterIPs', goStrings([...ips]), `failed to allocate IP ${requested}: ${why}`)]);
+    if (offset === undefined) throw fail(`the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${range.spec}`);
+    const owner = isApiService(obj);
+    return this.withBitmap(range, dryRun, (bm) => {
+      if (bm.isReserved(offset) && !owner) throw fail('provided IP is already allocated');
+      if (bm.allocate(offset)) return true;
+      // The reserved address is the kubernetes Service's whenever it asks: API servers bootstrapping at once
+      // must end in AlreadyExists from storage, not in a 422 from here.
+      if (bm.isReserved(offset)) return false;
+      throw fail('provided IP is already allocated');
     });
-    if (!dryRun) took.push(ip);
-    spec.clusterIP = ip;
-    spec.clusterIPs = [ip];
   }
 
   private async allocateNodePorts(obj: KubeObject, old: KubeObject | undefined, oldPorts: number[], dryRun: boolean, took: number[]): Promise<void> {
@@ -250,7 +296,8 @@ export class ServiceAllocator {
         });
       }
     };
-    await release(this.ips, ips);
+    // Each address goes back to its family's range; one of a family no longer configured is left alone.
+    for (const range of this.ipRanges) await release(range, ips.filter((ip) => familyOf(ip) === range.family));
     await release(this.ports, ports);
   }
 }

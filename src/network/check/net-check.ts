@@ -50,7 +50,7 @@ export async function netCheck(net: ClusterNetwork, o: NetCheckOptions): Promise
   const nodes = [...net.nodes.values()].sort((a, b) => a.name.localeCompare(b.name));
   const controlPlane = nodes.find((n) => n.os === 'linux') as NodeNet | undefined;
   const cells: CheckCell[] = [];
-  const trace = (f: Flow) => net.trace(f);
+  const trace = (f: Flow) => net.trace(f, { peek: true });
 
   // Node to pod across the network: curl the pod's port from the Linux control plane node.
   if (controlPlane) {

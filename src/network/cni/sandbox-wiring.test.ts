@@ -31,7 +31,7 @@ test('a node whose flannel config fails leaves its pods ContainerCreating with t
   assert.equal(h.status().containerStatuses?.[0].state?.waiting?.reason, 'ContainerCreating');
 });
 
-test('the sandbox gets its IP from the plugin; hostPort is a PortMapping on win-bridge only; hostNetwork skips CNI', async () => {
+test('the sandbox gets its IP from the plugin; hostPort is a PortMapping on win-bridge only; a plain hostNetwork pod still gets one on containerd', async () => {
   const { h, nn } = harness(undefined);
   await h.advance(5_000);
   assert.equal(h.rec.podIP, '10.244.2.3');
@@ -42,8 +42,10 @@ test('the sandbox gets its IP from the plugin; hostPort is a PortMapping on win-
   await overlay.h.advance(5_000);
   assert.equal(overlay.h.rec.podIP, '10.244.2.2');
   assert.equal(overlay.nn.hnsState!.endpointByName(`${overlay.h.rec.sandboxID}_flannel.4096`)!.policies.some((p) => p.type === 'PortMapping'), false);
+  // A plain hostNetwork pod on a Windows containerd node still goes through CNI: containerd puts only HostProcess
+  // pods on the host network (src/node/os/windows/host-network.ts).
   const host = harness(undefined, true);
   await host.h.advance(5_000);
-  assert.equal(host.h.rec.podIP, '172.18.0.4');
-  assert.equal([...host.nn.hnsState!.endpoints.values()].filter((e) => !e.isHostEndpoint).length, 0);
+  assert.equal(host.h.rec.podIP, '10.244.2.3');
+  assert.equal([...host.nn.hnsState!.endpoints.values()].filter((e) => !e.isHostEndpoint).length, 1);
 });

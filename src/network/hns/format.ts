@@ -149,6 +149,11 @@ export function formatHnsdiagList(hns: HnsState): string {
 
 /** One of `winkube hns`'s views of a node's HNS (undefined for an unknown view). */
 export function formatHnsView(hns: HnsState, view: string): string | undefined {
+  const text = hnsView(hns, view);
+  return text === undefined || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function hnsView(hns: HnsState, view: string): string | undefined {
   switch (view) {
     case 'networks': return formatHnsNetworks(hns);
     case 'endpoints': return formatHnsEndpoints(hns);

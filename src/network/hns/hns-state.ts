@@ -25,7 +25,7 @@ export class HnsState {
   newId(_kind: string, _name: string): string {
     // The node's stable prefix plus a sequence number: unique per node, and cheap enough for 10,000s per sync.
     this.prefix ??= hnsGuid(this.node, 'objects').slice(0, 23);
-    return `${this.prefix}${(this.seq++).toString(16).toUpperCase().padStart(12, '0')}`;
+    return `${this.prefix}-${(this.seq++).toString(16).toUpperCase().padStart(12, '0')}`;
   }
 
   networkByName(name: string): HnsNetwork | undefined {

@@ -138,19 +138,20 @@ export class ClusterNetwork {
   }
 
   /** The next backend of a load balancer: by client address with session affinity, else in turn. */
-  pick<T>(lbKey: string, backends: readonly T[], affinityClient?: string): T {
+  pick<T>(lbKey: string, backends: readonly T[], affinityClient?: string, peek = false): T {
     if (affinityClient) {
       let h = 0;
       for (const ch of affinityClient) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
       return backends[h % backends.length];
     }
     const t = this.turns.get(lbKey) ?? 0;
-    this.turns.set(lbKey, t + 1);
+    if (!peek) this.turns.set(lbKey, t + 1);
     return backends[t % backends.length];
   }
 
-  trace(flow: Flow): Trace {
-    return traceFlow(this, flow);
+  /** Walks a flow through the model. `peek` (inspection: net check, net trace) leaves load balancers' turns as they are. */
+  trace(flow: Flow, o: { peek?: boolean } = {}): Trace {
+    return traceFlow(this, flow, o.peek ?? false);
   }
 }
 

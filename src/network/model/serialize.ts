@@ -45,7 +45,7 @@ export function parseSource(net: ClusterNetwork, spec: string): FlowSource {
 }
 
 /** A destination as an address: pods and nodes by name, Services by their ClusterIP. */
-export function parseDestination(net: ClusterNetwork, spec: string): string {
+export function parseDestination(net: ClusterNetwork, spec: string, namespace = 'default'): string {
   if (IPV4.test(spec)) return spec;
   if (spec.startsWith('pod/')) return findPod(net, spec.slice(4)).ip;
   if (spec.startsWith('node/')) {
@@ -55,7 +55,7 @@ export function parseDestination(net: ClusterNetwork, spec: string): string {
   }
   if (spec.startsWith('svc/')) {
     const parts = spec.slice(4).split('/');
-    const [ns, name] = parts.length === 2 ? parts : ['default', parts[0]];
+    const [ns, name] = parts.length === 2 ? parts : [namespace, parts[0]];
     const ip = net.service(ns, name)?.spec?.clusterIP;
     if (!ip || ip === 'None') throw new FlowSpecError(`no Service ${ns}/${name} with a ClusterIP`);
     return ip;

@@ -19,7 +19,7 @@ export const WINDOWS_ICMP_OUT = 'the Windows data plane (VFP) does not transpose
 interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string }
 type HopResult = { done: Trace } | { next: Step } | undefined;
 
-export function traceFlow(net: ClusterNetwork, given: Flow): Trace {
+export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace {
   const hops: Hop[] = [];
   // Addresses in one spelling (IPv6 as RFC 5952) so that comparisons hold; a flow stays in its family.
   const flow: Flow = { ...given, to: canonicalIp(given.to) };
@@ -64,8 +64,8 @@ export function traceFlow(net: ClusterNetwork, given: Flow): Trace {
   // 1. The source node's kube-proxy translates Service frontends.
   if (srcNode && flow.protocol !== 'ICMP') {
     const r = srcNode.winkernel
-      ? windowsServiceHop(net, srcNode, flow, step, fromHost, hops, end)
-      : linuxServiceHop(net, srcNode, flow, step, fromHost, hops, end);
+      ? windowsServiceHop(net, srcNode, flow, step, fromHost, hops, end, peek)
+      : linuxServiceHop(net, srcNode, flow, step, fromHost, hops, end, peek);
     if (r && 'done' in r) return r.done;
     if (r) step = r.next;
   }
@@ -85,8 +85,8 @@ export function traceFlow(net: ClusterNetwork, given: Flow): Trace {
       // Node addresses are on the node network: no pod-network route is involved in getting there.
       if (srcNode) hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is reached on the node network through ${receiver.name}` });
       const r = receiver.winkernel
-        ? windowsServiceHop(net, receiver, flow, step, false, hops, end)
-        : linuxServiceHop(net, receiver, flow, step, false, hops, end);
+        ? windowsServiceHop(net, receiver, flow, step, false, hops, end, peek)
+        : linuxServiceHop(net, receiver, flow, step, false, hops, end, peek);
       if (r && 'done' in r) return r.done;
       if (r) {
         step = r.next;
@@ -161,7 +161,7 @@ function deliver(net: ClusterNetwork, flow: Flow, step: Step, at: PodNet | { nod
 }
 
 /** kube-proxy winkernel: an HNS load balancer on the node catches the frontend (or nothing does). */
-function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End): HopResult {
+function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End, peek: boolean): HopResult {
   const hns = node.hns;
   const proto = PROTOCOL_NUMBER[flow.protocol];
   const lbs = hns ? [...hns.loadBalancers.values()] : [];
@@ -201,7 +201,7 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
   const eps = lb.hostComputeEndpoints.map((id) => hns!.endpoints.get(id)).filter((e): e is HnsEndpoint => !!e);
   if (eps.length === 0) return { done: end('timeout', `HNS load balancer ${lb.id} has no endpoints`) };
   const pm = lb.portMappings[0];
-  const backend = net.pick(lb.id, eps, pm.distributionType === 'SourceIP' ? step.seenSource : undefined);
+  const backend = net.pick(lb.id, eps, pm.distributionType === 'SourceIP' ? step.seenSource : undefined, peek);
   // An IPv6 load balancer reaches a dual-stack local endpoint at its IPv6 address.
   const backendIP = canonicalIp((lb.flags & LB_FLAGS.IPv6) !== 0 ? backend.ipv6Address ?? backend.ipAddress : backend.ipAddress);
   const dsr = (lb.flags & LB_FLAGS.DSR) !== 0;
@@ -219,7 +219,7 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
 }
 
 /** kube-proxy iptables: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP DNAT, or REJECT/DROP. */
-function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End): HopResult {
+function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End, peek: boolean): HopResult {
   const v = node.iptables?.evaluate(step.ip, step.port ?? 0, flow.protocol, { external: fromHost, toNodeIP: step.ip === node.ip });
   if (!v) {
     const vipOf = net.serviceOfVIP(step.ip);
@@ -231,7 +231,7 @@ function linuxServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: S
   hops.push({ at, rule: v.rule });
   if (v.action === 'reject') return { done: end('refused', `${v.service.key} has no endpoints`) };
   if (v.action === 'drop') return { done: end('timeout', `${v.service.key} has no local endpoints on ${node.name} (externalTrafficPolicy: Local)`) };
-  const ep = net.pick(v.service.svcChain, v.endpoints, v.service.sp.sessionAffinityClientIP ? step.seenSource : undefined);
+  const ep = net.pick(v.service.svcChain, v.endpoints, v.service.sp.sessionAffinityClientIP ? step.seenSource : undefined, peek);
   const chain = v.service.endpoints.find((e) => e.ep === ep)?.chain ?? '';
   hops.push({ at, rule: `-A ${chain} -j DNAT --to-destination ${ep.ip}:${ep.port}${v.masquerade ? ' (KUBE-MARK-MASQ: SNAT to the node)' : ''}` });
   return { next: { ip: canonicalIp(ep.ip), port: ep.port, seenSource: v.masquerade ? (isIPv6(step.ip) ? node.ipv6 ?? node.ip : node.ip) : step.seenSource } };
@@ -292,7 +292,7 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
   if (backendA === 'vxlan' && backendB === 'vxlan') {
     for (const n of [from, to]) {
       if (n.os === 'windows' && n.windowsBuild === '10.0.17763' && (n.windowsUBR ?? Infinity) < OVERLAY_HOTFIX_UBR) {
-        return `overlay networking on Windows Server 2019 needs KB4489899 (10.0.17763.${OVERLAY_HOTFIX_UBR}); ${n.name} runs 10.0.17763.${n.windowsUBR} (seed 001 "Network modes")`;
+        return `overlay networking on Windows Server 2019 needs KB4482887 (10.0.17763.${OVERLAY_HOTFIX_UBR}) or later; ${n.name} runs 10.0.17763.${n.windowsUBR} (seed 001 and 002 network limitations)`;
       }
     }
     const [vniA, vniB, portA, portB] = [a.vni ?? 4096, b.vni ?? 4096, a.port ?? 4789, b.port ?? 4789];
@@ -310,8 +310,11 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
   return undefined;
 }
 
-/** KB4489899, the WS2019 update overlay networking needs (seed 001 "Network modes"): build 17763.379. */
-const OVERLAY_HOTFIX_UBR = 379;
+/**
+ * The WS2019 update overlay networking needs: KB4482887 (build 17763.348) in the limitations of seeds 001 and 002;
+ * seed 001's network-mode table names the later KB4489899 (17763.379), which includes it.
+ */
+const OVERLAY_HOTFIX_UBR = 348;
 
 /** Whether the pod's HNS endpoint has win-bridge's loopback DSR policy (OutBoundNAT with its own address). */
 function hasLoopbackDsr(node: NodeNet, ip: string): boolean {

@@ -62,3 +62,23 @@ export function selectPlatform(host: Pick<NodeProfile, 'os' | 'arch' | 'windowsB
   ok.sort((a, b) => (parseVersion(b.osVersion ?? '')?.build ?? 0) - (parseVersion(a.osVersion ?? '')?.build ?? 0));
   return ok[0];
 }
+
+/**
+ * Docker's choice from a manifest list on a Windows host (moby distribution/pull_v2_windows.go filterManifests): the
+ * host's OS and architecture; Windows entries built after the host are skipped (checkImageCompatibility, moby#36184);
+ * the host's own build first, else the list's order. An older build is pulled, and only fails when it starts.
+ */
+export function dockerSelectPlatform(host: Pick<NodeProfile, 'os' | 'arch' | 'windowsBuild'>, entries: readonly Platform[]): Platform | undefined {
+  const hostBuild = parseVersion(host.windowsBuild ?? '')?.build ?? 0;
+  const ok = entries.filter((e) => e.os === host.os && e.architecture === host.arch
+    && (host.os !== 'windows' || !e.osVersion || (parseVersion(e.osVersion)?.build ?? 0) <= hostBuild));
+  const same = ok.find((e) => e.osVersion && parseVersion(e.osVersion)?.build === hostBuild);
+  return same ?? ok[0];
+}
+
+/** moby's pull error when nothing in the list fits: formatPlatform adds the host's `major.minor.build` on Windows. */
+export function dockerNoMatchText(host: Pick<NodeProfile, 'os' | 'arch' | 'windowsBuild'>): string {
+  const v = parseVersion(host.windowsBuild ?? '');
+  const platform = `${host.os}/${host.arch}${host.os === 'windows' && v ? ` ${v.major}.${v.minor}.${v.build}` : ''}`;
+  return `no matching manifest for ${platform} in the manifest list entries`;
+}

@@ -3,7 +3,7 @@
 
 import type { NodeProfile } from '../profile.js';
 import { lookupImage, type ResolvedImage } from './catalogue.js';
-import { selectPlatform, type Platform } from './platform.js';
+import { dockerNoMatchText, dockerSelectPlatform, selectPlatform, type Platform } from './platform.js';
 
 export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 
@@ -13,7 +13,7 @@ export type PullDecision =
   | { kind: 'fail'; reason: 'ErrImagePull' | 'ErrImageNeverPull' | 'InvalidImageName'; message: string; eventReason: string; event: string };
 
 export interface PullContext {
-  profile: Pick<NodeProfile, 'os' | 'arch' | 'windowsBuild' | 'isolation'>;
+  profile: Pick<NodeProfile, 'os' | 'arch' | 'windowsBuild' | 'isolation'> & Partial<Pick<NodeProfile, 'containerRuntime'>>;
   /** Normalised names of images on the node. */
   present: ReadonlySet<string>;
   /** Emulated registry bandwidth; pull time = size / bandwidth, at least `minPullMs`. */
@@ -38,6 +38,15 @@ export function pullErrorText(img: ResolvedImage): string {
   return `rpc error: code = NotFound desc = failed to pull and unpack image "${img.name}": no match for platform in manifest: not found`;
 }
 
+/**
+ * The same failures through dockershim / cri-dockerd: the daemon's HTTP error, wrapped as an unknown gRPC error
+ * (moby pull_v2.go "no matching manifest for %s in the manifest list entries"; an unknown tag is "manifest unknown").
+ */
+export function dockerPullErrorText(img: ResolvedImage, host: PullContext['profile']): string {
+  const tail = img.tagMissing ? `manifest for ${img.name} not found: manifest unknown: manifest unknown` : dockerNoMatchText(host);
+  return `rpc error: code = Unknown desc = Error response from daemon: ${tail}`;
+}
+
 export function decidePull(image: string, policy: PullPolicy | undefined, ctx: PullContext): PullDecision {
   const img = lookupImage(image);
   if (!img) {
@@ -53,9 +62,12 @@ export function decidePull(image: string, policy: PullPolicy | undefined, ctx: P
     const message = `Container image "${image}" is not present with pull policy of Never`;
     return { kind: 'fail', reason: 'ErrImageNeverPull', message, eventReason: 'ErrImageNeverPull', event: message };
   }
-  const platform = img.tagMissing ? undefined : selectPlatform(ctx.profile, ctx.profile.isolation, img.platforms);
+  const docker = ctx.profile.containerRuntime === 'docker';
+  // Docker pulls an older Windows build that containerd's matcher refuses (seed 004 "Known Limitations": the pod then
+  // "will get stuck in a crash loop"); isolation plays no part in its choice.
+  const platform = img.tagMissing ? undefined : docker ? dockerSelectPlatform(ctx.profile, img.platforms) : selectPlatform(ctx.profile, ctx.profile.isolation, img.platforms);
   if (!platform) {
-    const message = pullErrorText(img);
+    const message = docker ? dockerPullErrorText(img, ctx.profile) : pullErrorText(img);
     return { kind: 'fail', reason: 'ErrImagePull', message, eventReason: 'Failed', event: `Failed to pull image "${image}": ${message}` };
   }
   const durationMs = Math.max(ctx.minPullMs, Math.round((img.sizeBytes / ctx.bytesPerSecond) * 1000));

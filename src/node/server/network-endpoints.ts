@@ -35,8 +35,10 @@ export async function networkEndpoint(o: NetworkInspection, node: string, parts:
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) return text(400, `invalid port "${q.get('port')}"\n`);
       const fromSpec = q.get('from') ?? '';
       const from = parseSource(o.net, fromSpec);
-      const to = parseDestination(o.net, q.get('to') ?? '');
-      return json(200, serializeTrace(o.net.trace({ from, to, protocol, port }), fromSpec));
+      // svc/NAME without a namespace is the source pod's namespace, as its short DNS name would be.
+      const ns = from.kind === 'pod' ? o.net.podByIP(from.ip)?.namespace : undefined;
+      const to = parseDestination(o.net, q.get('to') ?? '', ns);
+      return json(200, serializeTrace(o.net.trace({ from, to, protocol, port }, { peek: true }), fromSpec));
     }
     if (first === 'hns') {
       const out = o.hnsText(node, q.get('view') ?? 'all');

@@ -9,7 +9,10 @@ import { sandboxImageError, unmountableVolumes } from './sandbox-checks.js';
 import { containerConfig, windowsStartError } from './container-config.js';
 import { dockerSingleFileMountError } from '../os/windows/docker-mounts.js';
 import { terminationMessage } from '../logs/termination-message.js';
-import { selectPlatform } from '../images/platform.js';
+import { dockerSelectPlatform, platformMatches, selectPlatform } from '../images/platform.js';
+import { sandboxJoinsHostNetwork } from '../os/windows/host-network.js';
+import { isolatedByHyperVAnnotation } from '../os/windows/hyperv-annotation.js';
+import { containerdMismatch, dockerStartMismatch } from '../os/windows/os-mismatch.js';
 import { decidePull, type PullPolicy } from '../images/pull.js';
 import { imageIdFor } from '../images/reference.js';
 import { IpamExhaustedError } from '../../network/ipam/host-local.js';
@@ -61,7 +64,8 @@ const createSandbox: Action = (ctx, rec) => {
     rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
     return;
   }
-  rec.isolation = iso.isolation;
+  // seed 004 "Hyper-V Containers": on a Docker node with HyperVContainer on, the annotation isolates the pod's containers.
+  rec.isolation = isolatedByHyperVAnnotation(ctx.profile, rec.pod) ? 'hyperv' : iso.isolation;
   const pauseError = sandboxImageError(ctx, rec, sandboxID);
   if (pauseError) {
     // seed 000 "Node-level troubleshooting" Q3: a pause image of another Windows build keeps the pod in ContainerCreating.
@@ -69,11 +73,13 @@ const createSandbox: Action = (ctx, rec) => {
     rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
     return;
   }
-  if (rec.pod.spec?.hostNetwork) {
-    // hostNetwork pods skip CNI (kuberuntime: the sandbox shares the node's namespace).
+  if (sandboxJoinsHostNetwork(ctx.profile, rec.pod)) {
+    // The sandbox shares the node's namespace and skips CNI; on Windows containerd that is HostProcess pods only, so a
+    // plain hostNetwork pod falls through to a pod network (os/windows/host-network.ts).
     rec.podIP = ctx.profile.internalIP;
+    rec.podIPv6 = ctx.profile.internalIPv6;
   } else if (ctx.network) {
-    const r = ctx.network.setupSandbox({ sandboxID, owner: rec.uid, portMappings: hostPortMappings(rec) });
+    const r = ctx.network.setupSandbox({ sandboxID, owner: rec.uid, portMappings: hostPortMappings(rec), dns: ctx.podDns?.(rec.pod) });
     if (!r.ok) {
       // containerd sandbox_run.go: the plugin's error after libcni's `plugin type=… failed (add):`; the pod stays
       // ContainerCreating and the kubelet retries the sandbox.
@@ -84,6 +90,7 @@ const createSandbox: Action = (ctx, rec) => {
       return;
     }
     rec.podIP = r.result.ip;
+    rec.podIPv6 = r.result.ipv6;
   } else {
     try {
       rec.podIP = ctx.ipam.allocate(rec.uid);
@@ -224,8 +231,9 @@ const createContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
   // An image already on a Windows node but built for another OS version fails in HCS (windows-facts §3.5).
   const img = lookupImage(c!.image);
-  if (ctx.profile.os === 'windows' && img && img.known && !selectPlatform(ctx.profile, rec.isolation ?? ctx.profile.isolation, img.platforms)) {
-    const message = `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${c!.name}: The container operating system does not match the host operating system.: unknown`;
+  // Docker creates the container anyway and fails at start (startContainer below).
+  if (ctx.profile.os === 'windows' && ctx.profile.containerRuntime !== 'docker' && img && img.known && !selectPlatform(ctx.profile, rec.isolation ?? ctx.profile.isolation, img.platforms)) {
+    const message = containerdMismatch(c!.name);
     ctx.events.podEvent(rec, c, 'Warning', 'Failed', `Error: ${message}`);
     c!.waiting = { reason: 'CreateContainerError', message };
     setState(c!, 'create-error', now);
@@ -264,7 +272,7 @@ const createContainer: Action = (ctx, rec, c) => {
 
 const startContainer: Action = (ctx, rec, c) => {
   const now = ctx.clock.now();
-  const startError = windowsStartError(ctx, rec, c!);
+  const startError = dockerOsMismatch(ctx, rec, c!) ?? windowsStartError(ctx, rec, c!);
   if (startError) {
     failStart(ctx, rec, c!, startError);
     return;
@@ -283,6 +291,18 @@ const startContainer: Action = (ctx, rec, c) => {
   c!.started = containerSpec(rec.pod, c!)?.startupProbe ? false : undefined;
   setState(c!, 'running', now);
 };
+
+/**
+ * Docker pulled an image of another Windows build (images/platform.ts dockerSelectPlatform); HCS refuses it when the
+ * container starts unless Hyper-V isolates it (the same compatibility as containerd's matcher, platformMatches).
+ */
+function dockerOsMismatch(ctx: StageContext, rec: PodRuntime, c: ContainerRuntime): string | undefined {
+  if (ctx.profile.os !== 'windows' || ctx.profile.containerRuntime !== 'docker') return undefined;
+  const img = lookupImage(c.image);
+  const entry = img?.known ? dockerSelectPlatform(ctx.profile, img.platforms) : undefined;
+  if (!entry || platformMatches(ctx.profile, rec.isolation ?? ctx.profile.isolation, entry)) return undefined;
+  return dockerStartMismatch(ctx.profile, c.containerID?.replace(/^\w+:\/\//, '') ?? '');
+}
 
 const markReady: Action = (_ctx, _rec, c) => {
   // Init containers never report ready (kubelet sets Ready only for regular containers).

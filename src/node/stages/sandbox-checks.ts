@@ -4,6 +4,7 @@
 import { lookupImage } from '../images/catalogue.js';
 import { selectPlatform } from '../images/platform.js';
 import { DEFAULT_SANDBOX_IMAGE } from '../profile.js';
+import { containerdMismatch, dockerSandboxMismatch } from '../os/windows/os-mismatch.js';
 import type { PodRuntime } from '../runtime-state.js';
 import { volumeContent } from '../volumes/volume-content.js';
 import type { StageContext } from './types.js';
@@ -17,7 +18,8 @@ export function sandboxImageError(ctx: StageContext, rec: PodRuntime, sandboxID:
     return undefined;
   }
   if (ctx.profile.os !== 'windows') return undefined;
-  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${sandboxID}: The container operating system does not match the host operating system.: unknown`;
+  if (ctx.profile.containerRuntime === 'docker') return dockerSandboxMismatch(ctx.profile, rec.pod.metadata?.name ?? '', sandboxID);
+  return containerdMismatch(sandboxID);
 }
 
 /** The SetUp errors of the pod's volumes, checked against the ConfigMaps and Secrets the node can read now. */

@@ -1,6 +1,7 @@
 // Stage: one step of pod/container behaviour as data — a selector on the runtime state, a delay, and a named action
 // (kwok's Stage: selector, delay, next). The engine (engine.ts) is the only code that runs them.
 
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Clock } from '../../util/clock.js';
 import type { ContainerRuntime, ContainerState, PodRuntime, PodState } from '../runtime-state.js';
 import type { NodeProfile } from '../profile.js';
@@ -96,6 +97,8 @@ export interface StageContext {
   ipam: HostLocalAllocator;
   /** The node's CNI plumbing; sandboxes get their address from its plugin (absent: host-local straight from ipam). */
   network?: Pick<NodeNetwork, 'setupSandbox'>;
+  /** The pod's resolver settings, which containerd passes to CNI plugins that take `dns` (the HNS endpoint's DNS). */
+  podDns?(pod: Pod): { servers: string[]; searches: string[] };
   events: PodEventSink;
   timings: StageTimings;
   /** ConfigMaps and Secrets that env and volumes refer to (the kubelet's watch-based managers). */

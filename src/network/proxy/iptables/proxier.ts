@@ -128,16 +128,22 @@ export class IptablesProxier {
     }
     // Cluster-policy external traffic is masqueraded (KUBE-EXT → KUBE-MARK-MASQ); Local keeps the client address.
     const masquerade = externalFrontend ? !sp.externalTrafficLocal : o.external;
-    const chain = externalFrontend && sp.externalTrafficLocal ? svc.localChain : svc.svcChain;
-    return { action: 'dnat', service: svc, endpoints: eps, masquerade, rule: `-A ${viaNodePort ? 'KUBE-NODEPORTS' : 'KUBE-SERVICES'} -d ${viaNodePort ? '0.0.0.0/0' : `${dst}/32`} -p ${proto.toLowerCase()} --dport ${port} -j ${chain}` };
+    const chain = viaNodePort ? `KUBE-EXT-${svc.svcChain.slice('KUBE-SVC-'.length)}` : externalFrontend && sp.externalTrafficLocal ? svc.localChain : svc.svcChain;
+    const rule = viaNodePort
+      ? `-A KUBE-NODEPORTS -p ${proto.toLowerCase()} -m comment --comment "${svc.key}" -m ${proto.toLowerCase()} --dport ${port} -j ${chain}`
+      : `-A KUBE-SERVICES -d ${dst}/${isIPv6(dst) ? 128 : 32} -p ${proto.toLowerCase()} -m comment --comment "${svc.key}" -m ${proto.toLowerCase()} --dport ${port} -j ${chain}`;
+    return { action: 'dnat', service: svc, endpoints: eps, masquerade, rule };
   }
 
   /** The nat table as `iptables-save -t nat` prints kube-proxy's part of it. */
   save(): string {
     const lines = ['*nat', ':KUBE-SERVICES - [0:0]', ':KUBE-NODEPORTS - [0:0]', ':KUBE-MARK-MASQ - [0:0]', ':KUBE-POSTROUTING - [0:0]'];
     const all = [...this.services.values()].flat();
+    const extChain = (s: IptablesService) => `KUBE-EXT-${s.svcChain.slice('KUBE-SVC-'.length)}`;
     for (const s of all) {
       lines.push(`:${s.svcChain} - [0:0]`);
+      if (s.sp.nodePort) lines.push(`:${extChain(s)} - [0:0]`);
+      if (s.sp.nodePort && s.sp.externalTrafficLocal) lines.push(`:${s.localChain} - [0:0]`);
       for (const e of s.endpoints) lines.push(`:${e.chain} - [0:0]`);
     }
     lines.push('-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000');
@@ -146,7 +152,15 @@ export class IptablesProxier {
     for (const s of all) {
       const p = s.sp.protocol.toLowerCase();
       for (const ip of s.sp.clusterIPs) lines.push(`-A KUBE-SERVICES -d ${ip}/32 -p ${p} -m comment --comment "${s.key} cluster IP" -m ${p} --dport ${s.sp.port} -j ${s.svcChain}`);
-      if (s.sp.nodePort) lines.push(`-A KUBE-NODEPORTS -p ${p} -m comment --comment "${s.key}" -m ${p} --dport ${s.sp.nodePort} -j KUBE-EXT-${s.svcChain.slice(9)}`);
+      if (s.sp.nodePort) {
+        lines.push(`-A KUBE-NODEPORTS -p ${p} -m comment --comment "${s.key}" -m ${p} --dport ${s.sp.nodePort} -j ${extChain(s)}`);
+        // External traffic: masqueraded into the Service (Cluster policy), or kept to local endpoints (Local).
+        if (s.sp.externalTrafficLocal) lines.push(`-A ${extChain(s)} -m comment --comment "${s.key} external destinations" -j ${s.localChain}`);
+        else {
+          lines.push(`-A ${extChain(s)} -m comment --comment "masquerade traffic for ${s.key} external destinations" -j KUBE-MARK-MASQ`);
+          lines.push(`-A ${extChain(s)} -j ${s.svcChain}`);
+        }
+      }
       const eps = this.usable(s, false);
       eps.forEach((ep, i) => {
         const chain = s.endpoints.find((e) => e.ep === ep)!.chain;
@@ -154,6 +168,14 @@ export class IptablesProxier {
         const stat = left > 1 ? ` -m statistic --mode random --probability ${(1 / left).toFixed(10)}` : '';
         lines.push(`-A ${s.svcChain} -m comment --comment "${s.key} -> ${ep.ip}:${ep.port}"${stat} -j ${chain}`);
       });
+      if (s.sp.nodePort && s.sp.externalTrafficLocal) {
+        const local = this.usable(s, true);
+        local.forEach((ep, i) => {
+          const left = local.length - i;
+          const stat = left > 1 ? ` -m statistic --mode random --probability ${(1 / left).toFixed(10)}` : '';
+          lines.push(`-A ${s.localChain} -m comment --comment "${s.key} -> ${ep.ip}:${ep.port}"${stat} -j ${s.endpoints.find((e) => e.ep === ep)!.chain}`);
+        });
+      }
       for (const { chain, ep } of s.endpoints) {
         lines.push(`-A ${chain} -s ${ep.ip}/32 -m comment --comment "${s.key}" -j KUBE-MARK-MASQ`);
         lines.push(`-A ${chain} -p ${p} -m comment --comment "${s.key}" -m ${p} -j DNAT --to-destination ${ep.ip}:${ep.port}`);
