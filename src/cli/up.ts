@@ -67,6 +67,13 @@ export const upCommand: Command = {
       process.stderr.write(`winkube up: ${(err as Error).message}\n`);
       return 1;
     }
+    // kube-apiserver's start-up checks of --service-cluster-ip-range, before anything starts.
+    const serviceCidr = flags['service-cidr'] as string;
+    try {
+      parseServiceCidrs(serviceCidr);
+    } catch (err) {
+      throw new UsageError(`invalid --service-cidr "${serviceCidr}": ${(err as Error).message}`);
+    }
     const storage = flags.storage as string;
     if (storage !== 'sqlite' && storage !== 'etcd') throw new UsageError(`invalid --storage "${storage}": sqlite or etcd`);
     const endpoints = (flags['etcd-endpoints'] as string).split(',').map((e) => e.trim()).filter(Boolean);
@@ -107,12 +114,6 @@ export const upCommand: Command = {
     if (!Number.isInteger(dashboardPort) || dashboardPort < 0 || dashboardPort > 65535) throw new UsageError(`invalid --dashboard-port ${dashboardPort}`);
     const dnsPort = flags['dns-port'] as number;
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
-    const serviceCidr = flags['service-cidr'] as string;
-    try {
-      parseServiceCidrs(serviceCidr);
-    } catch (err) {
-      throw new UsageError(`invalid --service-cidr "${serviceCidr}": ${(err as Error).message}`);
-    }
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
       dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs,
