@@ -116,7 +116,7 @@ export const upCommand: Command = {
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, serviceCidr,
     });
     let stopping = false;
     const stop = async (signal: string) => {
