@@ -3,11 +3,12 @@
 // seed 000 "Handling multiple Windows versions" advises), then
 //  - whole `winkube net check` and `winkube net trace pod/<a> svc/win-webserver` processes (median, p95), and the
 //    same questions asked of the node agent over HTTPS without the process start-up;
-//  - endpoint programming end to end: from `kubectl scale deployment win-webserver --replicas=4` (from 2) until a trace
-//    from pod <a> to the Service VIP reaches a backend on each new pod — with, on the way, the pods Running and ready
-//    in the EndpointSlice; kube-proxy then programs the HNS load balancer on the client's node. Each round scales
-//    back to 2 afterwards. The trace asks the endpoint `winkube net trace` asks (nodes/<n>/proxy/winkube/net/trace);
-//    the last rounds poll with whole `winkube net trace` processes instead, as a user's script would.
+//  - endpoint programming end to end: from `kubectl scale deployment win-webserver --replicas=4` (from 2) until
+//    kube-proxy has put each new pod into the HNS load balancer of the Service VIP on pod <a>'s node — with, on the
+//    way, the pods Running and ready in the EndpointSlice. Each round scales back to 2 afterwards. The poll asks what
+//    `winkube hns <node> --view json` asks (nodes/<n>/proxy/winkube/hns); the last rounds poll with whole
+//    `winkube hns` processes instead, as a user's script would. (Inspection traces do not advance the load
+//    balancers' turns, so a trace alone would keep showing the same backend.)
 // Run: npx tsc -p . && node dist/bench/network.bench.js   (table, then one JSON line; BENCH_NET_RUNS, BENCH_NET_ROUNDS,
 // BENCH_NET_PROC_ROUNDS)
 
@@ -92,28 +93,32 @@ interface Round { viaProcess: boolean; scaleMs: number; runningMs: number; endpo
 /** Backend addresses of earlier rounds' pods. */
 const retired = new Set<string>();
 
-/** One trace from pod `client` to the VIP: the backend it reached (undefined: not delivered). */
-async function traceOnce(t: HttpTransport, kubeconfig: string, agent: string, client: string, viaProcess: boolean): Promise<string | undefined> {
+/**
+ * The backends kube-proxy has programmed for the win-webserver ClusterIP on the client's node: the HNS load balancer
+ * for the VIP and the addresses of its endpoints (`winkube hns <node> --view json`, or the same path over HTTPS).
+ */
+async function programmed(t: HttpTransport, kubeconfig: string, node: string, vip: string, viaProcess: boolean): Promise<string[]> {
+  let text: string;
   if (viaProcess) {
-    const r = await new Promise<{ code: number; out: string }>((resolve) => {
-      const p = spawn(process.execPath, [WINKUBE, 'net', 'trace', `pod/${client}`, 'svc/win-webserver', '--json'], { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'pipe', 'ignore'] });
+    text = await new Promise<string>((resolve) => {
+      const p = spawn(process.execPath, [WINKUBE, 'hns', node, '--view', 'json'], { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'pipe', 'ignore'] });
       let out = '';
       p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-      p.on('close', (code) => resolve({ code: code ?? -1, out }));
+      p.on('close', () => resolve(out));
     });
-    return r.code === 0 ? (JSON.parse(r.out) as SerializedTrace).target?.ip : undefined;
-  }
-  const tr = await nodeProxyGet(t, agent, 'winkube/net/trace', { from: `pod/${client}`, to: 'svc/win-webserver', protocol: 'TCP', port: '80' }) as SerializedTrace;
-  return tr.fate === 'delivered' ? tr.target?.ip : undefined;
+  } else text = String(await nodeProxyGet(t, node, 'winkube/hns', { view: 'json' }));
+  const hns = JSON.parse(text || '{}') as { endpoints?: { id: string; ipAddress: string }[]; loadBalancers?: { frontendVIPs: string[]; hostComputeEndpoints: string[] }[] };
+  const byId = new Map((hns.endpoints ?? []).map((e) => [e.id, e.ipAddress]));
+  const lb = (hns.loadBalancers ?? []).find((l) => l.frontendVIPs.includes(vip));
+  return (lb?.hostComputeEndpoints ?? []).map((id) => byId.get(id)).filter((ip): ip is string => !!ip);
 }
 
 /**
  * 2 → 4 replicas: the time (from just before `kubectl scale` starts) until each new pod is seen Running, ready in the
- * EndpointSlice, and reached by a trace from pod `client` to the VIP. Backends take turns (round robin), so each poll
- * asks four traces at once — one full turn — beside the pod and EndpointSlice lists; each observation is timed when
+ * EndpointSlice, and programmed into the VIP's HNS load balancer on the client's node; each observation is timed when
  * its answer arrives.
  */
-async function scaleRound(t: HttpTransport, kubeconfig: string, agent: string, client: string, viaProcess: boolean): Promise<Round> {
+async function scaleRound(t: HttpTransport, kubeconfig: string, clientNode: string, vip: string, viaProcess: boolean): Promise<Round> {
   const before = new Set((await runningPods(t)).keys());
   if (before.size !== 2) throw new Error(`want 2 running replicas before the round, have ${before.size}`);
   const t0 = performance.now();
@@ -127,15 +132,15 @@ async function scaleRound(t: HttpTransport, kubeconfig: string, agent: string, c
   let polls = 0;
   const deadline = Date.now() + 120_000;
   while (seen.traced.size < 2) {
-    if (Date.now() > deadline) throw new Error(`new backends not reached (${JSON.stringify([...seen.traced.keys()])})`);
+    if (Date.now() > deadline) throw new Error(`new backends not programmed (${JSON.stringify([...seen.traced.keys()])})`);
     polls++;
     await Promise.all([
       runningPods(t).then((m) => mark(seen.running, m.keys())),
       readyEndpoints(t).then((s) => mark(seen.ready, s)),
-      ...Array.from({ length: 4 }, () => traceOnce(t, kubeconfig, agent, client, viaProcess).then((ip) => mark(seen.traced, ip ? [ip] : []))),
+      programmed(t, kubeconfig, clientNode, vip, viaProcess).then((ips) => mark(seen.traced, ips)),
     ]);
   }
-  // A trace that reached a pod saw it running and ready, whatever a list answered a moment before.
+  // A programmed backend was running and ready, whatever a list answered a moment before.
   const last = (m: Map<string, number>) => Math.max(...[...seen.traced.keys()].map((ip) => Math.min(m.get(ip) ?? Infinity, seen.traced.get(ip)!)));
   const round = { viaProcess, scaleMs, runningMs: last(seen.running), endpointsMs: last(seen.ready), traceMs: last(seen.traced), polls };
   // Back to two replicas (the newest go first, so the client pod stays) before the next round; their addresses do not
@@ -166,6 +171,8 @@ async function main(): Promise<void> {
     // Discovery by name needs kube-dns endpoints (the coredns pods' readiness): wait until the check passes.
     await waitFor('`winkube net check` passing', async () => (winkube(kubeconfig, ['net', 'check']).code === 0 ? true : undefined));
     const agent = await agentNode(t);
+    const clientNode = (await get<{ spec: { nodeName: string } }>(t, `/api/v1/namespaces/default/pods/${client}`, {})).spec.nodeName;
+    const vip = (await get<{ spec: { clusterIP: string } }>(t, '/api/v1/namespaces/default/services/win-webserver', {})).spec.clusterIP;
 
     const timed = (args: string[]) => {
       const xs: number[] = [];
@@ -195,7 +202,7 @@ async function main(): Promise<void> {
     const rounds: Round[] = [];
     for (let i = 1; i <= ROUNDS + PROC_ROUNDS; i++) {
       if (!(await runningPods(t)).has(podIPs.get(client)!)) throw new Error(`the client pod ${client} went away`);
-      rounds.push(await scaleRound(t, kubeconfig, agent, client, i > ROUNDS));
+      rounds.push(await scaleRound(t, kubeconfig, clientNode, vip, i > ROUNDS));
     }
     const api_ = rounds.filter((r) => !r.viaProcess);
     const procR = rounds.filter((r) => r.viaProcess);
@@ -213,10 +220,10 @@ async function main(): Promise<void> {
       row('  `kubectl scale` returned', api_.map((r) => r.scaleMs));
       row('  Running (pod list)', api_.map((r) => r.runningMs));
       row('  ready in the EndpointSlice', api_.map((r) => r.endpointsMs));
-      row('  reached by a trace pod → VIP (the API path net trace asks)', api_.map((r) => r.traceMs));
-      row('  … of which EndpointSlice ready → reached (kube-proxy + polling)', api_.map((r) => r.traceMs - r.endpointsMs));
+      row('  in the VIP\'s HNS load balancer on the client\'s node (the API path winkube hns asks)', api_.map((r) => r.traceMs));
+      row('  … of which EndpointSlice ready → programmed (kube-proxy + polling)', api_.map((r) => r.traceMs - r.endpointsMs));
     }
-    if (procR.length) row('  reached, polled with whole `winkube net trace` processes', procR.map((r) => r.traceMs));
+    if (procR.length) row('  programmed, polled with whole `winkube hns` processes', procR.map((r) => r.traceMs));
     console.log(`  (${api_.length} + ${procR.length} rounds; polls per round: ${rounds.map((r) => r.polls).join(' ')})`);
     const stat = (xs: number[]) => ({ median: +median(xs).toFixed(1), p95: +pct(xs, 95).toFixed(1), n: xs.length });
     console.log(JSON.stringify({

@@ -50,6 +50,9 @@ export class HttpFrontEnd {
     // exec, attach and port-forward arrive as HTTP/1.1 upgrades (SPDY/3.1 or WebSocket) and go on to the kubelet.
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     server.on('sessionError', () => {});
+    // Go's net package sets TCP_NODELAY on every connection, so kube-apiserver's small answers (a proxied kubelet
+    // response written as headers, then body) never wait out the client's delayed ACK.
+    server.on('connection', (s: { setNoDelay?: (v: boolean) => void }) => s.setNoDelay?.(true));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

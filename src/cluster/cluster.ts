@@ -106,6 +106,7 @@ export class Cluster {
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
       rootCA: this.pki.ca.cert,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
+      serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
     });
     for (const m of this.cfg.publish ?? []) {

@@ -29,6 +29,8 @@ export interface ComponentsConfig {
   rootCA?: string;
   /** TLS of the node agent's kubelet server; without it logs, exec and port-forward are not served. */
   kubeletServerTls?: KubeletServerTls;
+  /** The Service CIDRs (kube-apiserver --service-cluster-ip-range), which the network model needs for its verdicts. */
+  serviceCidrs?: readonly string[];
   /** kube-apiserver as pods reach it (the `kubernetes` Service's endpoint and the real server behind it). */
   apiServer?: NodeAgentOptions['apiServer'];
   /** Which components to run (all by default). */
@@ -82,7 +84,8 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   }
   if (run.nodes && profiles.length) {
     const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
-    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer });
+    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer,
+      serviceCIDR: cfg.serviceCidrs?.find((c) => !c.includes(':')), serviceCIDRv6: cfg.serviceCidrs?.find((c) => c.includes(':')) });
     await agent.start();
     stops.push(() => agent.stop());
     out.nodes = agent;

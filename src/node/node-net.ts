@@ -59,7 +59,7 @@ export class KubeletNodeNet {
     const minorVersion = kubeletMinor(p.kubeletVersion, 33);
     const api = o.apiServer && o.apiServer.address === p.internalIP ? apiServerListener(o.apiServer.port, o.apiServer) : undefined;
     const node: NodeNet = {
-      name: p.name, os: p.os, ip: p.internalIP, ipv6: p.internalIPv6, podCIDR: p.podCIDR, windowsBuild: p.windowsBuild, windowsUBR: p.windowsUBR, minorVersion,
+      name: p.name, os: p.os, ip: p.internalIP, ipv6: p.internalIPv6, podCIDR: p.podCIDR, podCIDRv6: p.podCIDRv6, windowsBuild: p.windowsBuild, windowsUBR: p.windowsUBR, minorVersion,
       network: p.network ?? defaultNetworkProfile(p.os), hns: o.nodeNetwork.hnsState,
       listenerAt: (port, protocol) => {
         if (api && port === api.port && protocol === 'TCP') return api;

@@ -2,6 +2,7 @@
 // JSON, for `winkube net trace` and the node agent's inspection endpoint.
 
 import type { ClusterNetwork } from './cluster-network.js';
+import { isIPv6 } from '../ipam/cidr6.js';
 import type { Fate, FlowProtocol, FlowSource, Hop, Trace } from './types.js';
 
 export interface SerializedTrace {
@@ -17,6 +18,7 @@ export interface SerializedTrace {
 export class FlowSpecError extends Error {}
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+const isAddress = (s: string) => IPV4.test(s) || isIPv6(s);
 
 function findPod(net: ClusterNetwork, ref: string) {
   const parts = ref.split('/');
@@ -36,17 +38,17 @@ export function parseSource(net: ClusterNetwork, spec: string): FlowSource {
     if (!net.nodes.has(name)) throw new FlowSpecError(`no node ${name}`);
     return { kind: 'node', node: name };
   }
-  if (IPV4.test(spec)) {
+  if (isAddress(spec)) {
     if (net.podByIP(spec)) return { kind: 'pod', ip: spec };
     const node = net.nodeByIP(spec);
     return node ? { kind: 'node', node: node.name } : { kind: 'outside', ip: spec };
   }
-  throw new FlowSpecError(`cannot read source "${spec}": want pod/NAME, node/NAME, outside or an IPv4 address`);
+  throw new FlowSpecError(`cannot read source "${spec}": want pod/NAME, node/NAME, outside or an IP address`);
 }
 
 /** A destination as an address: pods and nodes by name, Services by their ClusterIP. */
 export function parseDestination(net: ClusterNetwork, spec: string, namespace = 'default'): string {
-  if (IPV4.test(spec)) return spec;
+  if (isAddress(spec)) return spec;
   if (spec.startsWith('pod/')) return findPod(net, spec.slice(4)).ip;
   if (spec.startsWith('node/')) {
     const node = net.nodes.get(spec.slice(5));
@@ -60,7 +62,7 @@ export function parseDestination(net: ClusterNetwork, spec: string, namespace = 
     if (!ip || ip === 'None') throw new FlowSpecError(`no Service ${ns}/${name} with a ClusterIP`);
     return ip;
   }
-  throw new FlowSpecError(`cannot read destination "${spec}": want pod/NAME, node/NAME, svc/NAME or an IPv4 address`);
+  throw new FlowSpecError(`cannot read destination "${spec}": want pod/NAME, node/NAME, svc/NAME or an IP address`);
 }
 
 export function serializeTrace(t: Trace, from: string): SerializedTrace {

@@ -113,7 +113,7 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
       return end('timeout', `node to pod connectivity over flannel VXLAN is not possible on Windows by design: only pods local to ${srcNode.name} are reachable from it (seed 001 "CNI Plugins", seed 002 "CNI plugin limitations")`);
     }
     if (podNode && podNode !== srcNode) {
-      const routed = routeBetween(net, srcNode, podNode, hops);
+      const routed = routeBetween(net, srcNode, podNode, hops, v6);
       if (routed) return end('timeout', routed);
     } else hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is a local endpoint (same node bridge)` });
     if (podNode?.hns && !podNode.hns.endpointByIP(pod.ip)) {
@@ -281,7 +281,7 @@ function externalReceiver(net: ClusterNetwork, step: Step, flow: Flow): NodeNet 
 }
 
 /** Whether the pod networks of two nodes reach each other; a reason when they do not. */
-function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop[]): string | undefined {
+function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop[], v6 = false): string | undefined {
   const a = from.network;
   const b = to.network;
   const backendA = a.plugin === 'flannel' ? a.backend ?? 'host-gw' : undefined;
@@ -306,7 +306,7 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
     hops.push({ at: `node ${from.name}`, rule: `VXLAN (VNI ${vniA}, UDP ${portA}) to ${to.ip} for ${to.podCIDR}` });
     return undefined;
   }
-  hops.push({ at: `node ${from.name}`, rule: `route ${to.podCIDR} via ${to.ip} (${backendA ?? a.plugin})` });
+  hops.push({ at: `node ${from.name}`, rule: v6 && to.podCIDRv6 && to.ipv6 ? `route ${to.podCIDRv6} via ${to.ipv6} (${backendA ?? a.plugin})` : `route ${to.podCIDR} via ${to.ip} (${backendA ?? a.plugin})` });
   return undefined;
 }
 

@@ -16,6 +16,8 @@ export interface NodeNet {
   /** Dual stack: the node's IPv6 InternalIP. */
   ipv6?: string;
   podCIDR: string;
+  /** Dual stack: the node's IPv6 pod CIDR. */
+  podCIDRv6?: string;
   /** `major.minor.build` of a Windows node, and its patch level (the UBR). */
   windowsBuild?: string;
   windowsUBR?: number;

@@ -75,7 +75,8 @@ export async function fetchUrl(ctx: Ctx, req: FetchRequest): Promise<FetchResult
 
 function rebuild(u: URL, ip: string): string {
   const c = new URL(u.toString());
-  c.hostname = ip;
+  // An IPv6 literal goes back in brackets, or URL keeps the old host.
+  c.hostname = ip.includes(':') ? `[${ip}]` : ip;
   return c.toString();
 }
 

@@ -34,9 +34,9 @@ export function candidates(env: ContainerEnv, name: string): string[] {
 
 export type Resolved = { ip: string; name: string; via: 'literal' | 'hosts' | 'dns' } | { error: 'NXDOMAIN' | 'SERVFAIL' | 'TIMEOUT'; name: string };
 
-/** getaddrinfo(): an IPv4 address for a name. */
+/** getaddrinfo(): an address for a name (literals of either family as they are; names to their IPv4 address). */
 export async function resolveHost(env: ContainerEnv, name: string): Promise<Resolved> {
-  if (IPV4.test(name)) return { ip: name, name, via: 'literal' };
+  if (isIp(name)) return { ip: name, name, via: 'literal' };
   const hosts = hostsFile(env).get(name.toLowerCase());
   if (hosts) return { ip: hosts, name, via: 'hosts' };
   let last: DnsResult | undefined;
