@@ -1,6 +1,7 @@
 // One emulated kubelet: registers its Node, keeps the Lease and node status fresh, and runs the pods bound to it
 // through the stage engine with one timer per pod on the injected clock (no polling loops).
 
+import type { Writable } from 'node:stream';
 import type { NodeStatus, ObjectReference, Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { objectKey, type KubeObject } from '../api/types.js';
@@ -23,7 +24,7 @@ import { computeAllocatable, type NodeProfile } from './profile.js';
 import { renewLease, LEASE_RENEW_MS } from './lease.js';
 import { WindowsServiceManager } from './os/windows/services.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
-import type { PodRuntime } from './runtime-state.js';
+import { containerSpec, type PodRuntime } from './runtime-state.js';
 import { ProbeManager } from './probes/probe-manager.js';
 import { ProcessHost } from './process/process-host.js';
 import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
@@ -432,12 +433,12 @@ export class Kubelet {
    * The running container an exec or attach session talks to, or the kubelet's error (server.go getExec: the pod must
    * exist; the runtime finds the container by name).
    */
-  streamTarget(namespace: string, pod: string, container: string): { log?: ContainerLog } | { status: number; error: string } {
+  streamTarget(namespace: string, pod: string, container: string): { log?: ContainerLog; stdin?: Writable; stdinOnce?: boolean } | { status: number; error: string } {
     const rec = this.pods.get(`${namespace}/${pod}`);
     if (!rec) return { status: 404, error: 'pod does not exist' };
     const c = rec.containers.find((x) => x.name === container);
     if (!c || c.state !== 'running') return { status: 404, error: `container not found (${JSON.stringify(container)})` };
-    return { log: c.log };
+    return { log: c.log, stdin: this.processes.process(c)?.stdin, stdinOnce: containerSpec(rec.pod, c)?.stdinOnce };
   }
 
   /** The pod a port-forward reaches: what listens on each port of its network namespace. */

@@ -149,6 +149,22 @@ test('kubectl attach streams what the main process prints', async () => {
   }
 });
 
+test('kubectl attach -i feeds the main process\'s stdin (stdin: true); stdinOnce closes it when the client does', async () => {
+  k.ok(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: interactive}
+spec:
+  nodeSelector: {kubernetes.io/os: linux}
+  restartPolicy: Never
+  containers: [{name: c, image: busybox:1.36, command: [sh], stdin: true, stdinOnce: true}]
+`);
+  await eventually(() => k.ok(['get', 'pod', 'interactive', '-o', 'jsonpath={.status.phase}']) === 'Running' || undefined, 20_000, 'interactive Running');
+  const r = k.run(['attach', '-i', 'interactive'], 'echo typed-into-attach\nexit 3\n', 20_000);
+  assert.match(r.stdout, /typed-into-attach/);
+  const code = await eventually(() => k.ok(['get', 'pod', 'interactive', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}']) || undefined, 15_000, 'the shell ended');
+  assert.equal(code, '3');
+});
+
 test('exec probes run in the container: the docs\' liveness-exec example restarts once /tmp/healthy is gone', async () => {
   k.ok(['apply', '-f', '-'], `
 apiVersion: v1

@@ -2,6 +2,7 @@
 // output is the container log and whose exit ends the container), exec sessions in the same container (kubectl exec,
 // exec probes, hooks), and the sockets its programs listen on.
 
+import { PassThrough } from 'node:stream';
 import type { ContainerEnv, Listener, RunResult, ShellIO } from '../shell/interfaces.js';
 import type { ContainerLog } from '../logs/container-log.js';
 
@@ -11,8 +12,14 @@ export class ContainerProcess {
   readonly listeners: Listener[] = [];
   private readonly lifetime = new AbortController();
   readonly env: ContainerEnv;
+  /**
+   * The main process's stdin when the container asks for one (`stdin: true`): what `kubectl attach -i` writes. Without
+   * it the process reads EOF at once, as from /dev/null.
+   */
+  readonly stdin?: PassThrough;
 
-  constructor(env: ContainerEnv, private readonly run: RunCommand) {
+  constructor(env: ContainerEnv, private readonly run: RunCommand, private readonly io: { stdin?: boolean; tty?: boolean } = {}) {
+    if (io.stdin) this.stdin = new PassThrough();
     // Sockets are per pod network namespace; the kubelet checks ports across the pod's containers (inUse).
     this.env = {
       ...env,
@@ -32,6 +39,8 @@ export class ContainerProcess {
   /** Runs the container's own command with its output going to the container log. */
   runMain(argv: string[], log: ContainerLog): Promise<RunResult> {
     return this.run(argv, this.env, {
+      stdin: this.stdin,
+      tty: this.io.tty,
       stdout: (chunk) => log.write('stdout', chunk),
       stderr: (chunk) => log.write('stderr', chunk),
       signal: this.lifetime.signal,
@@ -47,6 +56,7 @@ export class ContainerProcess {
   /** The container stops: every process in it ends and its sockets close. */
   stop(reason: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): void {
     this.listeners.length = 0;
+    this.stdin?.end();
     if (!this.lifetime.signal.aborted) this.lifetime.abort(reason);
   }
 

@@ -80,7 +80,7 @@ export class ProcessHost {
       network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', calls: this.o.networkCalls(rec, dns.nameservers), cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
       hostServices: this.o.hostServices,
     });
-    const proc = new ContainerProcess(env, this.o.run);
+    const proc = new ContainerProcess(env, this.o.run, { stdin: spec.stdin, tty: spec.tty });
     this.procs.set(c, proc);
     c.interpreted = img.known && !c.behaviour.timed;
     if (!img.known || !c.log) return false;

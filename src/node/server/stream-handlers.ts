@@ -2,6 +2,7 @@
 // getPortForward): find the container or pod, upgrade the connection (streaming/), and run the session against the
 // emulated container — exec in its shell, attach to its main process's output, port-forward to what listens.
 
+import type { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -32,7 +33,7 @@ export function serveStream(kubelet: Kubelet, route: string[], url: URL, req: In
     const session = await upgradeRemoteCommand(req, socket, head, parsed.options, { operation: kind as 'exec' | 'attach', command: parsed.command, logger });
     if (!session) return;
     if (kind === 'exec') await exec(kubelet, namespace, pod, container, parsed.command, parsed.options.tty, session);
-    else attach(target.log, session);
+    else attach(target, session);
   })().catch((err: unknown) => {
     logger.warn('stream session failed', { pod: `${namespace}/${pod}`, err: String(err) });
     socket.destroy();
@@ -61,10 +62,23 @@ async function exec(kubelet: Kubelet, namespace: string, pod: string, container:
   session.finish(result);
 }
 
-/** attach: what the main process prints from now on, until it ends or the client leaves. */
-function attach(log: ContainerLog | undefined, session: RemoteCommandSession): void {
+/**
+ * attach: what the main process prints from now on, until it ends or the client leaves; with `-i` what the client
+ * types goes to the main process's stdin when the container has one (`stdin: true`), else it is dropped. With
+ * `stdinOnce` the process's stdin closes when the first attached client leaves (kubelet/CRI semantics).
+ */
+function attach(target: { log?: ContainerLog; stdin?: Writable; stdinOnce?: boolean }, session: RemoteCommandSession): void {
+  const log = target.log;
   if (!log) return session.finish({ exitCode: 0 });
-  session.stdin?.resume();
+  if (session.stdin && target.stdin) {
+    session.stdin.pipe(target.stdin, { end: false });
+    // The client closed its stdin (EOF): with stdinOnce the process sees EOF too.
+    session.stdin.on('end', () => { if (target.stdinOnce) target.stdin?.end(); });
+    session.onClose(() => {
+      session.stdin?.unpipe(target.stdin);
+      if (target.stdinOnce) target.stdin?.end();
+    });
+  } else session.stdin?.resume();
   const stop = readLogs(log, { follow: true, timestamps: false, tailLines: 0 }, {
     write: (chunk) => session.stdout?.write(chunk),
     end: () => session.finish({ exitCode: 0 }),
