@@ -82,3 +82,12 @@ test('printed lines group nodes that share a pair and name the section', () => {
   assert.match(many[0], /^nodes "w-1", "w-2", "w-3" and 2 more: kubelet v1\.26\.0 \+ kube-apiserver v1\.33\.1: outside the version skew policy/);
   assert.match(many[1], /^nodes "w-1", "w-2", "w-3" and 2 more: Windows Server 2022 \(10\.0\.20348\) \+ kubelet v1\.26\.0: not in the Windows OS support table for Kubernetes v1\.22.*\(seed 002 "Windows OS version compatibility"\)$/);
 });
+
+test('CNI plugins by era: flannel on a v1.9 Windows node, flannel vxlan while it was alpha (v1.17–1.20)', () => {
+  const net = (plugin: 'flannel' | 'wincni', backend?: 'vxlan') => ({ plugin, backend, kubeProxy: { mode: 'kernelspace' as const, enableDSR: false, featureGates: {}, hostnameOverride: true } });
+  const cni = (p: NodeProfile) => fleetWarnings([p]).filter((w) => w.source.includes('Network'));
+  assert.match(cni({ ...win('10.0.14393', 'v1.9.11', 'docker://17.6.2-ee-16'), network: net('flannel') })[0].message, /"Flannel and Weavenet are not yet supported"/);
+  assert.deepEqual(cni({ ...win('10.0.14393', 'v1.9.11', 'docker://17.6.2-ee-16'), network: net('wincni') }), []);
+  assert.match(cni({ ...win('10.0.17763', 'v1.18.20'), network: net('flannel', 'vxlan') })[0].message, /vxlan \(overlay\) is alpha/);
+  assert.deepEqual(cni({ ...win('10.0.17763', 'v1.22.17'), network: net('flannel', 'vxlan') }), []);
+});

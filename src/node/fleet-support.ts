@@ -87,6 +87,25 @@ function runtimeWarning(p: NodeProfile, minor: number): Omit<FleetWarning, 'node
   };
 }
 
+/**
+ * CNI availability by era on Windows nodes: v1.9 has wincni (l2bridge) and OVN/OVS only ("Flannel and Weavenet are
+ * not yet supported"); in the v1.17–1.20 edition flannel host-gw is stable and vxlan alpha (seed 004 "Networking",
+ * "Known Limitations"; seed 001 "Network modes").
+ */
+function cniWarning(p: NodeProfile, minor: number): Omit<FleetWarning, 'node' | 'pair'> | undefined {
+  const net = p.network;
+  // Only a network the fleet names: a node without one gets winkube's default setup, whatever its era.
+  if (!net) return undefined;
+  const plugin = net.plugin;
+  if (minor < 14 && !['wincni', 'ovn-k8s-cni-overlay', 'win-bridge'].includes(plugin)) {
+    return { message: `${plugin} is not available for Windows nodes of this era: v1.9 lists wincni (l2bridge) and OVN/OVS; "Flannel and Weavenet are not yet supported"`, source: 'seed 004 "Networking", "Known Limitations"' };
+  }
+  if (minor >= 17 && minor <= 20 && plugin === 'flannel' && net.backend === 'vxlan') {
+    return { message: 'flannel vxlan (overlay) is alpha for Windows in this era; host-gw is the stable backend', source: 'seed 001 "Network modes", "CNI Plugins"' };
+  }
+  return undefined;
+}
+
 /** Warnings for every pair the editions do not list, grouped by node in fleet order. */
 export function fleetWarnings(profiles: readonly NodeProfile[]): FleetWarning[] {
   const out: FleetWarning[] = [];
@@ -106,6 +125,8 @@ export function fleetWarnings(profiles: readonly NodeProfile[]): FleetWarning[] 
       if (os) out.push({ node: p.name, pair: `${windowsReleaseName(p.windowsBuild)} + ${kubelet}`, ...os });
       const rt = runtimeWarning(p, v.minor);
       if (rt) out.push({ node: p.name, pair: `${p.containerRuntimeVersion} + ${kubelet}`, ...rt });
+      const cni = cniWarning(p, v.minor);
+      if (cni) out.push({ node: p.name, pair: `${p.network!.plugin}${p.network!.backend ? ` ${p.network!.backend}` : ''} + ${kubelet}`, ...cni });
     }
     for (const gate of Object.keys(p.featureGates ?? {})) {
       if (!(gate in KUBELET_GATES)) {
