@@ -10,7 +10,7 @@ import { CNI_PLUGINS, defaultNetworkProfile, type CniPluginName, type NodeNetwor
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const FIELDS = ['plugin', 'backend', 'vni', 'port', 'networkName', 'macPrefix', 'directRouting', 'gbp', 'ipMasq', 'macSpoofing', 'adapterName', 'interfaceName', 'clusterCIDR', 'serviceCIDR', 'cniConfig', 'kubeProxy'];
+const FIELDS = ['plugin', 'backend', 'vni', 'port', 'networkName', 'macPrefix', 'directRouting', 'gbp', 'ipMasq', 'macSpoofing', 'adapterName', 'interfaceName', 'routes', 'clusterCIDR', 'serviceCIDR', 'cniConfig', 'kubeProxy'];
 const PROXY_FIELDS = ['mode', 'networkName', 'sourceVip', 'enableDSR', 'featureGates', 'hostnameOverride'];
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
@@ -51,6 +51,11 @@ export function parseNetworkProfile(v: unknown, path: string, os: 'linux' | 'win
     if (v[k] === undefined) continue;
     if (typeof v[k] !== 'boolean') errs.push(fieldErr.invalid(`${path}.${k}`, v[k], 'must be a boolean'));
     else out[k] = v[k] as boolean;
+  }
+  if (v.routes !== undefined) {
+    const allowed = ['upstream-l3', 'host-gateway', 'none'];
+    if (typeof v.routes !== 'string' || !allowed.includes(v.routes)) errs.push(fieldErr.notSupported(`${path}.routes`, v.routes, allowed));
+    else out.routes = v.routes as NonNullable<NodeNetworkProfile['routes']>;
   }
   for (const k of ['networkName', 'macPrefix', 'adapterName', 'interfaceName'] as const) {
     if (v[k] === undefined) continue;

@@ -51,6 +51,12 @@ export interface NodeNetworkProfile {
    *  (start.ps1 -InterfaceName, flanneld --iface, `"master"` in v1.9-era CNI configs; default `Ethernet`). */
   adapterName?: string;
   interfaceName?: string;
+  /**
+   * v1.9-era wincni (l2bridge) routing between nodes' pod subnets (seed 004 "Upstream L3 Routing Topology",
+   * "Host-Gateway Topology"): routes in the top-of-rack switch, or on every node (AddRoutes.ps1); none, and pods on
+   * different nodes cannot reach each other.
+   */
+  routes?: 'upstream-l3' | 'host-gateway' | 'none';
   /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
   cniConfig?: string;
   kubeProxy: KubeProxyProfile;

@@ -205,3 +205,17 @@ test('dual stack: IPv6 flows between dual-stack pods and through an IPv6 Cluster
   assert.equal(noV6.fate, 'unreachable');
   assert.match(noV6.reason ?? '', /has no IPv6 address/);
 });
+
+test('v1.9 wincni (l2bridge): pods on different nodes meet only with the routes of an upstream L3 or host-gateway topology', () => {
+  const net = modelCluster();
+  const a = addNode(net, { name: 'w1', os: 'windows', index: 2, network: { plugin: 'wincni' } });
+  const b = addNode(net, { name: 'w2', os: 'windows', index: 3, network: { plugin: 'wincni' } });
+  const p = addPod(net, a, 5, 'p');
+  const q = addPod(net, b, 5, 'q', [listener(80, 'iis')]);
+  assert.match(net.trace({ from: { kind: 'pod', ip: p.ip }, to: q.ip, protocol: 'TCP', port: 80 }).reason ?? '', /needs user-defined routes \(seed 004/);
+  for (const routes of ['upstream-l3', 'host-gateway'] as const) {
+    a.network = { ...a.network, routes };
+    b.network = { ...b.network, routes };
+    assert.equal(net.trace({ from: { kind: 'pod', ip: p.ip }, to: q.ip, protocol: 'TCP', port: 80 }).fate, 'delivered', routes);
+  }
+});

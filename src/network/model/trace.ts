@@ -306,6 +306,13 @@ function routeBetween(net: ClusterNetwork, from: NodeNet, to: NodeNet, hops: Hop
     hops.push({ at: `node ${from.name}`, rule: `VXLAN (VNI ${vniA}, UDP ${portA}) to ${to.ip} for ${to.podCIDR}` });
     return undefined;
   }
+  if (a.plugin === 'wincni' || b.plugin === 'wincni') {
+    // seed 004: l2bridge "requires user-defined routes"; the v1.9 topologies put them in the ToR or on every node.
+    const routed = [a, b].filter((n) => n.plugin === 'wincni').every((n) => n.routes === 'upstream-l3' || n.routes === 'host-gateway');
+    if (!routed) return `no route between the pod subnets of ${from.name} and ${to.name}: wincni's l2bridge needs user-defined routes (seed 004 "Upstream L3 Routing Topology" or "Host-Gateway Topology" with AddRoutes.ps1)`;
+    hops.push({ at: `node ${from.name}`, rule: `route ${to.podCIDR} via ${to.ip} (${a.routes === 'upstream-l3' || b.routes === 'upstream-l3' ? 'upstream L3: the top-of-rack switch' : 'host gateway: AddRoutes.ps1'})` });
+    return undefined;
+  }
   hops.push({ at: `node ${from.name}`, rule: v6 && to.podCIDRv6 && to.ipv6 ? `route ${to.podCIDRv6} via ${to.ipv6} (${backendA ?? a.plugin})` : `route ${to.podCIDR} via ${to.ip} (${backendA ?? a.plugin})` });
   return undefined;
 }
