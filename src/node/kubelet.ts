@@ -31,6 +31,7 @@ import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
 import { ClusterNetwork } from '../network/model/cluster-network.js';
 import type { ClusterZone } from '../network/dns/zone.js';
 import { KubeletNodeNet, type NodeNetOptions } from './node-net.js';
+import { computeSystems } from './os/windows/compute-systems.js';
 import { podDns, type DnsSettings } from './process/pod-dns.js';
 import { resolveHost } from './shell/net/resolver.js';
 import { runCommand } from './shell/run-command.js';
@@ -154,6 +155,7 @@ export class Kubelet {
     }
     this.processes = new ProcessHost({
       hostServices: this.services,
+      hostCompute: o.profile.os === 'windows' ? () => computeSystems(this.pods.values(), o.profile) : undefined,
       profile: o.profile, clock: o.clock, run: runCommand, networkCalls: (rec, nameservers) => this.net.callsFor(rec, nameservers), cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
       dns: this.dnsSettings,
       bootTimeMs: () => this.readyAt,

@@ -38,6 +38,8 @@ export interface ContainerEnvDeps {
   lifetime?: AbortSignal;
   /** The host's service control manager, given only to HostProcess containers (they see the host). */
   hostServices?: HostServices;
+  /** The host's compute systems, likewise for HostProcess containers only. */
+  hostCompute?: ContainerEnv['hostCompute'];
 }
 
 /** The toolset the container has: the image's for its OS, the host's for HostProcess containers. */
@@ -100,6 +102,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     // Each Windows container has its own event log; a HostProcess container reads the host's services.
     ...(profile.os === 'windows' ? { eventLog: new WindowsEventLog(() => deps.clock.now()) } : {}),
     ...(hostProcess && deps.hostServices ? { hostServices: deps.hostServices } : {}),
+    ...(hostProcess && deps.hostCompute ? { hostCompute: deps.hostCompute } : {}),
   };
 }
 

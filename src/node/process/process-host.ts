@@ -11,7 +11,7 @@ import type { NetworkCalls } from '../node-net.js';
 import { imageConfig, lookupImage } from '../images/catalogue.js';
 import type { NodeProfile } from '../profile.js';
 import { containerSpec, type ContainerRuntime, type PodRuntime } from '../runtime-state.js';
-import type { HostServices, Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
+import type { ContainerEnv, HostServices, Listener, RunResult, ShellClock, ShellIO } from '../shell/interfaces.js';
 import { addLogMonitor } from '../shell/fs/seed-extras.js';
 import type { VolumeContext } from '../volumes/volume-content.js';
 import { processArgv } from './argv.js';
@@ -44,6 +44,8 @@ export interface ProcessHostOptions {
   changed(rec: PodRuntime): void;
   /** The node's Windows services, for HostProcess containers (src/node/os/windows/services.ts). */
   hostServices?: HostServices;
+  /** The node's HCS compute systems, for HostProcess containers (src/node/os/windows/compute-systems.ts). */
+  hostCompute?: ContainerEnv['hostCompute'];
 }
 
 /** How long a hook may run before it counts as failed (the kubelet bounds preStop by the grace period). */
@@ -79,6 +81,7 @@ export class ProcessHost {
       shared: { pod, host: this.hostVolumes },
       network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', calls: this.o.networkCalls(rec, dns.nameservers), cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
       hostServices: this.o.hostServices,
+      hostCompute: this.o.hostCompute,
     });
     const proc = new ContainerProcess(env, this.o.run, { stdin: spec.stdin, tty: spec.tty });
     this.procs.set(c, proc);

@@ -121,6 +121,17 @@ export interface ContainerEnv {
   eventLog?: WindowsEventLog;
   /** Windows HostProcess containers: the host's service control manager (kubelet, kube-proxy, containerd). */
   hostServices?: HostServices;
+  /** Windows HostProcess containers: the host's compute systems (HCS), as Get-ComputeProcess lists them. */
+  hostCompute?: () => ComputeSystem[];
+}
+
+/** One HCS compute system on a Windows node: a process-isolated container, or a Hyper-V utility VM. */
+export interface ComputeSystem {
+  /** The container ID, or a GUID for a utility VM. */
+  id: string;
+  type: 'Container' | 'VirtualMachine';
+  /** The process that created it: `containerd-shim-runhcs-v1.exe` under containerd, `docker` under Docker. */
+  owner: string;
 }
 
 /** A Windows service as the service control manager reports it (SERVICE_STATUS + its config). */

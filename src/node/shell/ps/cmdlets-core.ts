@@ -123,7 +123,9 @@ const measureObject: Cmdlet = {
   params: [{ name: 'Property', position: 0 }, { name: 'Sum', switch: true }, { name: 'Average', switch: true }, { name: 'Maximum', switch: true }, { name: 'Minimum', switch: true }, { name: 'Line', switch: true }],
   async run(c) {
     const items = (c.bound.input ?? []).map((v) => (has(c, 'Property') ? getMember(v, toStr(arg(c, 'Property'))) ?? null : v));
-    const nums = items.map((x) => toNum(x, false));
+    // Only the statistics asked for convert to numbers: a plain count takes objects of any type.
+    const numeric = ['Sum', 'Average', 'Maximum', 'Minimum'].some((k) => has(c, k));
+    const nums = numeric ? items.map((x) => toNum(x, false)) : [];
     const o = new PsObject(['Microsoft.PowerShell.Commands.GenericMeasureInfo']);
     o.setProp('Count', items.length);
     o.setProp('Average', has(c, 'Average') ? nums.reduce((a, b) => a + b, 0) / (nums.length || 1) : null);

@@ -118,5 +118,24 @@ const stopProcess: Cmdlet = {
   },
 };
 
-export const SERVICE_CMDLETS: Cmdlet[] = [getService, startService, stopService('Stop-Service'), stopService('Restart-Service'), stopProcess];
+const COMPUTE_TYPE = 'Microsoft.Windows.ComputeVirtualization.ComputeProcess';
+registerView(COMPUTE_TYPE, { kind: 'table', columns: [{ name: 'Id', width: 64 }, { name: 'Type', width: 16 }, { name: 'Owner' }] });
+
+/**
+ * Get-ComputeProcess (HostComputeService module): the node's HCS compute systems — containers and Hyper-V utility VMs.
+ * Only a HostProcess container sees the host's; elsewhere there are none.
+ */
+const getComputeProcess: Cmdlet = {
+  name: 'Get-ComputeProcess',
+  params: [{ name: 'Id', position: 0 }],
+  async run(c) {
+    const want = c.bound.get('Id');
+    for (const s of c.ps.ctx.env.hostCompute?.() ?? []) {
+      if (want !== undefined && want !== null && toStr(want).toLowerCase() !== s.id.toLowerCase()) continue;
+      c.out.emit(new PsObject([COMPUTE_TYPE], { Id: s.id, Type: s.type, Owner: s.owner, IsTemplate: false }));
+    }
+  },
+};
+
+export const SERVICE_CMDLETS: Cmdlet[] = [getService, startService, stopService('Stop-Service'), stopService('Restart-Service'), stopProcess, getComputeProcess];
 export const SERVICE_ALIASES: Record<string, string> = { gsv: 'get-service', sasv: 'start-service', spsv: 'stop-service', kill: 'stop-process', spps: 'stop-process' };
