@@ -167,3 +167,14 @@ test('a node setup told the wrong adapter makes no HNS network, so pods get no n
   // Telling the setup the adapter's real name fixes it.
   assert.equal(new NodeNetwork({ profile: node('windows', { adapterName: 'Ethernet 2', interfaceName: 'Ethernet 2' }) }).setupError, undefined);
 });
+
+test('a Docker node also has Docker\'s default nat network (ICS), which pods do not use', () => {
+  const nn = new NodeNetwork({ profile: node('windows', undefined, { containerRuntime: 'docker' }) });
+  const nat = nn.hnsState!.networkByName('nat')!;
+  assert.equal(nat.type, 'ICS');
+  assert.match(nat.subnets[0].ipAddressPrefix, /^172\.(1[6-9]|2\d|3[01])\.\d+\.0\/20$/);
+  const r = nn.setupSandbox({ sandboxID: SB, owner: 'uid-1' });
+  assert.ok(r.ok);
+  assert.equal(nn.hnsState!.endpointByIP(r.result.ip)!.networkId, nn.hnsState!.networkByName('cbr0')!.id);
+  assert.equal(new NodeNetwork({ profile: node('windows') }).hnsState!.networkByName('nat'), undefined, 'containerd nodes have none');
+});

@@ -109,6 +109,7 @@ export class NodeNetwork {
     this.allocators.set(this.ipam.cidr, this.ipam);
     if (p.os === 'windows') this.hns = new HnsState(p.name, hnsVersionOf(p.windowsBuild));
     this.setupError = this.setupHost();
+    if (this.hns && p.containerRuntime === 'docker') this.addDockerNat(this.hns);
     // Dual stack where the node's network supports it (IPv4 stays primary).
     this.ipv6Unavailable = ipv6Unavailable({ ...p, kubeletVersion: p.kubeletVersion, network: this.network });
     if (!this.ipv6Unavailable && p.podCIDRv6) this.ipam6 = new HostLocalAllocator6(p.podCIDRv6);
@@ -131,6 +132,22 @@ export class NodeNetwork {
   /** The annotations the node carries for flannel's kube subnet manager (written at registration). */
   annotations(): Record<string, string> {
     return flannelAnnotations(this.profile, this.network);
+  }
+
+  /**
+   * Docker on Windows creates its default `nat` network (HNS type ICS) when it is installed; pods do not use it (they
+   * go through CNI), but `Get-HnsNetwork` on a Docker node lists it. Docker picks a free /20 of 172.16.0.0/12 for it;
+   * winkube takes one from the node's name so that it is stable.
+   */
+  private addDockerNat(hns: HnsState): void {
+    const n = [...this.profile.name].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 256;
+    const third = (n % 16) * 16;
+    const subnet = `172.${16 + (n >> 4)}.${third}.0/20`;
+    hns.addNetwork({
+      id: hnsGuid(hns.node, 'network', 'nat'), name: 'nat', type: 'ICS', managementIP: `172.${16 + (n >> 4)}.${third}.1`,
+      subnets: [{ ipAddressPrefix: subnet, gatewayAddress: `172.${16 + (n >> 4)}.${third}.1`, policies: [] }],
+      networkAdapterName: '', policies: [], flags: 0,
+    });
   }
 
   /** flanneld / host setup at start. Returns the error that leaves pods without network, if any. */
