@@ -25,7 +25,8 @@ export class HnsState {
   newId(_kind: string, _name: string): string {
     // The node's stable prefix plus a sequence number: unique per node, and cheap enough for 10,000s per sync.
     this.prefix ??= hnsGuid(this.node, 'objects').slice(0, 23);
-    return `${this.prefix}-${(this.seq++).toString(16).toUpperCase().padStart(12, '0')}`;
+    const n = (this.seq++).toString(16).toUpperCase();
+    return `${this.prefix}-${'000000000000'.slice(n.length)}${n}`;
   }
 
   networkByName(name: string): HnsNetwork | undefined {

@@ -33,9 +33,14 @@ export interface WinKernelHost {
 export type ProxyState = { phase: 'running' } | { phase: 'waiting'; reason: string } | { phase: 'failed'; reason: string };
 
 /** `02-11-0a-f4-01-05` for 10.244.1.5: the MAC of a remote endpoint (hns.go conjureMac). */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function conjureMac(prefix: string, ip: string): string {
-  const hex = (b: number) => b.toString(16).padStart(2, '0');
-  if (!isIPv6(ip)) return `${prefix}-${ip.split('.').map((o) => hex(Number(o))).join('-')}`;
+  const hex = (b: number) => HEX[b & 255];
+  if (!isIPv6(ip)) {
+    const o = ip.split('.');
+    return `${prefix}-${HEX[+o[0]]}-${HEX[+o[1]]}-${HEX[+o[2]]}-${HEX[+o[3]]}`;
+  }
   // IPv6: the last four bytes, last first.
   const n = ip6ToBig(ip);
   return `${prefix}-${[0, 1, 2, 3].map((i) => hex(Number((n >> BigInt(8 * i)) & 0xffn))).join('-')}`;
