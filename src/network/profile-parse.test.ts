@@ -15,7 +15,7 @@ test('network field errors name the field as kube does', () => {
     { os: 'windows', v: { cniConfig: '{' }, want: [`n.cniConfig: Invalid value: "<text>": must be JSON: ${(() => { try { JSON.parse('{'); } catch (e) { return (e as Error).message; } return ''; })()}`] },
     { os: 'windows', v: { kubeProxy: { mode: 'iptables' } }, want: ['n.kubeProxy.mode: Unsupported value: "iptables": supported values: "kernelspace"'] },
     { os: 'windows', v: { kubeProxy: { sourceVip: 'x' } }, want: ['n.kubeProxy.sourceVip: Invalid value: "x": must be an IPv4 address'] },
-    { os: 'windows', v: { colour: 1 }, want: ['n.colour: Unsupported value: "colour": supported values: "plugin", "backend", "vni", "port", "networkName", "macPrefix", "directRouting", "gbp", "ipMasq", "macSpoofing", "adapterName", "interfaceName", "routes", "clusterCIDR", "serviceCIDR", "cniConfig", "kubeProxy"'] },
+    { os: 'windows', v: { colour: 1 }, want: ['n.colour: Unsupported value: "colour": supported values: "plugin", "backend", "vni", "port", "networkName", "macPrefix", "directRouting", "gbp", "ipMasq", "macSpoofing", "adapterName", "interfaceName", "routes", "flanneldStuck", "clusterCIDR", "serviceCIDR", "cniConfig", "kubeProxy"'] },
     // flanneld's own refusals are not the file's business: the node shows them.
     { os: 'windows', v: { backend: 'vxlan', vni: 1 }, want: [] },
   ];

@@ -10,7 +10,7 @@ import { CNI_PLUGINS, defaultNetworkProfile, type CniPluginName, type NodeNetwor
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const FIELDS = ['plugin', 'backend', 'vni', 'port', 'networkName', 'macPrefix', 'directRouting', 'gbp', 'ipMasq', 'macSpoofing', 'adapterName', 'interfaceName', 'routes', 'clusterCIDR', 'serviceCIDR', 'cniConfig', 'kubeProxy'];
+const FIELDS = ['plugin', 'backend', 'vni', 'port', 'networkName', 'macPrefix', 'directRouting', 'gbp', 'ipMasq', 'macSpoofing', 'adapterName', 'interfaceName', 'routes', 'flanneldStuck', 'clusterCIDR', 'serviceCIDR', 'cniConfig', 'kubeProxy'];
 const PROXY_FIELDS = ['mode', 'networkName', 'sourceVip', 'enableDSR', 'featureGates', 'hostnameOverride'];
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
@@ -47,7 +47,7 @@ export function parseNetworkProfile(v: unknown, path: string, os: 'linux' | 'win
   };
   int('vni', 1, 16_777_215);
   int('port', 1, 65_535);
-  for (const k of ['directRouting', 'gbp', 'ipMasq', 'macSpoofing'] as const) {
+  for (const k of ['directRouting', 'gbp', 'ipMasq', 'macSpoofing', 'flanneldStuck'] as const) {
     if (v[k] === undefined) continue;
     if (typeof v[k] !== 'boolean') errs.push(fieldErr.invalid(`${path}.${k}`, v[k], 'must be a boolean'));
     else out[k] = v[k] as boolean;

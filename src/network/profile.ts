@@ -57,6 +57,11 @@ export interface NodeNetworkProfile {
    * different nodes cannot reach each other.
    */
   routes?: 'upstream-l3' | 'host-gateway' | 'none';
+  /**
+   * flannel vxlan on Windows: flanneld hangs at "Waiting for the Network to be created" until it is relaunched (the
+   * management-IP timing case of seed 001 troubleshooting Q8 / seed 002 network Q6), which this reproduces.
+   */
+  flanneldStuck?: boolean;
   /** The CNI network config file as written on the node (JSON); generated from the fields above when absent. */
   cniConfig?: string;
   kubeProxy: KubeProxyProfile;

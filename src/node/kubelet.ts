@@ -151,7 +151,14 @@ export class Kubelet {
       hostNetworkPods: () => [...this.pods.values()].filter((r) => sandboxJoinsHostNetwork(this.profile, r.pod) && r.state === 'active'),
     });
     if (o.profile.os === 'windows') {
-      this.services = new WindowsServiceManager({ profile: o.profile, clock: o.clock, hooks: { kubelet: { stop: () => this.suspend(), start: () => this.resume() } } });
+      this.services = new WindowsServiceManager({
+        profile: o.profile, clock: o.clock,
+        hooks: {
+          kubelet: { stop: () => this.suspend(), start: () => this.resume() },
+          // A relaunched flanneld finishes a hung start; kube-proxy then finds the network on its next sync.
+          flanneld: { stop: () => {}, start: () => { if (this.nodeNetwork.relaunchFlanneld()) this.net.resyncProxy(); } },
+        },
+      });
     }
     this.processes = new ProcessHost({
       hostServices: this.services,

@@ -87,6 +87,11 @@ export class KubeletNodeNet {
     o.model.addNode(node);
   }
 
+  /** kube-proxy's periodic full sync, run now (its node network just appeared). */
+  resyncProxy(): void {
+    this.o.model.resyncNode(this.node.name);
+  }
+
   /** The pod's sandbox has its address: flows can reach it. */
   podUp(rec: PodRuntime): void {
     const ip = rec.podIP;

@@ -124,12 +124,12 @@ test('seed 000 verification list on win-webserver: node→pod, pod→pod, Servic
   const out = winkube(['net', 'trace', `pod/${a.metadata.name}`, '203.0.113.10', '--port', '80'], cluster.kubeconfig);
   assert.match(out.stdout, /OutBoundNAT: SNAT 10\.244\.\d+\.\d+ → 172\.18\.0\.\d+/);
   assert.match(out.stdout, /^verdict: egress/m);
-  // The whole list as a matrix: everything passes or is a documented limitation, except the NodePort of the node
-  // whose flannel setup failed (its kube-proxy has no HNS network to program).
+  // The whole list as a matrix: everything passes or is a documented limitation, except the NodePorts of the two
+  // nodes whose flannel setup failed (their kube-proxy has no HNS network to program).
   const check = winkube(['net', 'check'], cluster.kubeconfig);
   const failed = check.stdout.split('\n').filter((l) => l.includes('FAIL '));
-  assert.equal(failed.length, 2, check.stdout);
-  for (const l of failed) assert.match(l, /win-badvxlan 172\.18\.0\.7:30080 +refused: kube-proxy on win-badvxlan is not programming Services: Unable to find HNS Network specified/);
+  assert.equal(failed.length, 4, check.stdout);
+  for (const l of failed) assert.match(l, /(win-badvxlan|win-stuck) 172\.18\.0\.\d+:30080 +refused: kube-proxy on \1 is not programming Services: Unable to find HNS Network specified/);
   assert.equal(check.code, 1);
 });
 
@@ -234,4 +234,32 @@ spec:
   const api = exec('win-dns', ['curl.exe', '-k', '-s', 'https://kubernetes:443/version']);
   assert.equal(api.code, 0, api.stderr);
   assert.match(api.stdout, /"kind":"Status"|"gitVersion"/, 'kube-apiserver answered through the kubernetes Service');
+});
+
+test('flanneld stuck at "Waiting for the Network to be created": pods wait for network until a relaunch (Restart-Service flanneld)', async () => {
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: on-stuck}
+spec:
+  nodeName: win-stuck
+  tolerations: [{key: broken, operator: Exists}]
+  containers: [{name: c, image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: [cmd, /c, ping, -t, localhost]}]
+`);
+  await eventually(() => k.ok(['get', 'events', '--field-selector', 'involvedObject.name=on-stuck,reason=FailedCreatePodSandBox', '-o', 'jsonpath={.items[0].message}']), 20_000, 'FailedCreatePodSandBox');
+  // The seed's fix: relaunch flanneld, here from a HostProcess container on the node.
+  k.ok(['apply', '-f', '-'], `
+apiVersion: v1
+kind: Pod
+metadata: {name: relaunch}
+spec:
+  restartPolicy: Never
+  hostNetwork: true
+  nodeName: win-stuck
+  tolerations: [{key: broken, operator: Exists}]
+  securityContext: {windowsOptions: {hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM'}}
+  containers: [{name: c, image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', command: [powershell.exe, -Command, 'Restart-Service flanneld']}]
+`);
+  await eventually(() => k.ok(['get', 'pod', 'relaunch', '-o', 'jsonpath={.status.phase}']) === 'Succeeded' || undefined, 30_000, 'relaunch done');
+  await eventually(() => k.ok(['get', 'pod', 'on-stuck', '-o', 'jsonpath={.status.phase}']) === 'Running' || undefined, 30_000, 'on-stuck Running after the relaunch');
 });

@@ -178,3 +178,16 @@ test('a Docker node also has Docker\'s default nat network (ICS), which pods do 
   assert.equal(nn.hnsState!.endpointByIP(r.result.ip)!.networkId, nn.hnsState!.networkByName('cbr0')!.id);
   assert.equal(new NodeNetwork({ profile: node('windows') }).hnsState!.networkByName('nat'), undefined, 'containerd nodes have none');
 });
+
+test('flanneld stuck at "Waiting for the Network to be created" until relaunched (seed 001 troubleshooting Q8)', () => {
+  const nn = new NodeNetwork({ profile: node('windows', { backend: 'vxlan', flanneldStuck: true }) });
+  assert.match(nn.setupError ?? '', /Waiting for the Network to be created/);
+  assert.equal(nn.hnsState!.networkByName('flannel.4096'), undefined);
+  const before = nn.setupSandbox({ sandboxID: SB, owner: 'uid-1' });
+  assert.ok(!before.ok && /subnet\.env/.test(before.message));
+  assert.equal(nn.relaunchFlanneld(), true);
+  assert.equal(nn.setupError, undefined);
+  assert.ok(nn.hnsState!.networkByName('flannel.4096'));
+  assert.ok(nn.setupSandbox({ sandboxID: SB, owner: 'uid-1' }).ok, 'sandboxes retried after the relaunch get their network');
+  assert.equal(nn.relaunchFlanneld(), false, 'a healthy flanneld restarts without changing anything');
+});

@@ -84,7 +84,9 @@ export class NodeNetwork {
   /** The pod CIDR's allocator (the kubelet's). */
   readonly ipam: HostLocalAllocator;
   /** flanneld's (or the host setup's) error; pods on the node then fail in CNI ADD. */
-  readonly setupError?: string;
+  setupError?: string;
+  /** flanneld hung at start (seed 001 troubleshooting Q8) until it is relaunched. */
+  private flanneldHung = false;
   /** Why this node's pods get no IPv6 address (undefined on a dual-stack node whose network gives one). */
   readonly ipv6Unavailable?: string;
   private readonly ipam6?: HostLocalAllocator6;
@@ -150,6 +152,21 @@ export class NodeNetwork {
     });
   }
 
+  /**
+   * flanneld started again (`Restart-Service flanneld`, or the nssm service restarting it): a hung start completes,
+   * the network and subnet.env appear, and sandboxes retried from then on get their network. True when that changed
+   * anything (kube-proxy then syncs again).
+   */
+  relaunchFlanneld(): boolean {
+    if (!this.flanneldHung) return false;
+    this.flanneldHung = false;
+    this.flanneldRelaunched = true;
+    this.setupError = this.setupHost();
+    return !this.setupError;
+  }
+
+  private flanneldRelaunched = false;
+
   /** flanneld / host setup at start. Returns the error that leaves pods without network, if any. */
   private setupHost(): string | undefined {
     const p = this.profile;
@@ -163,6 +180,12 @@ export class NodeNetwork {
       return `error looking up interface ${iface}: route ip+net: no such network interface`;
     }
     if (net.plugin === 'flannel') {
+      if (this.hns && (net.backend ?? 'host-gw') === 'vxlan' && net.flanneldStuck && !this.flanneldRelaunched) {
+        // The management IP moves while the vSwitch is created and flanneld does not notice: it waits for the network
+        // until it is relaunched, and writes no subnet.env meanwhile (seed 001 Q8, seed 002 network Q6).
+        this.flanneldHung = true;
+        return 'flanneld is stuck at "Waiting for the Network to be created"; relaunch it';
+      }
       if (this.hns) {
         const r = createFlannelNetwork(this.hns, p, net);
         if ('error' in r) return r.error;

@@ -58,11 +58,18 @@ export class ClusterNetwork {
     this.nodesByIP.set(n.ip, n);
     if (n.ipv6) this.nodesByIP.set(canonicalIp(n.ipv6), n);
     // A new proxy starts with every Service there is.
+    this.resyncNode(n.name);
+  }
+
+  /** A node's kube-proxy syncs every Service again (kube-proxy's periodic sync). */
+  resyncNode(name: string): void {
+    const n = this.nodes.get(name);
+    if (!n) return;
     for (const [key, { svc, slices }] of this.services) {
-      const [ns, name] = key.split('/');
+      const [ns, svcName] = key.split('/');
       const ports = servicePortsOf(svc, slices);
-      n.winkernel?.syncService(ns, name, ports);
-      n.iptables?.syncService(ns, name, ports);
+      n.winkernel?.syncService(ns, svcName, ports);
+      n.iptables?.syncService(ns, svcName, ports);
     }
   }
 

@@ -23,9 +23,11 @@ function hostEnv(m: WindowsServiceManager) {
   return Object.assign(fakeEnv({ os: 'windows', toolset: 'hostprocess', user: 'NT AUTHORITY\\SYSTEM', hostname: 'win-1' }), { hostServices: m });
 }
 
-test('the node runs containerd, kubelet and kube-proxy as services; kube-proxy depends on the kubelet', () => {
+test('the node runs containerd, kubelet, kube-proxy and (with flannel) flanneld as services; kube-proxy depends on the kubelet', () => {
   const { m } = scm();
-  assert.deepEqual(m.list().map((s) => [s.name, s.state, s.dependsOn.join(',')]), [['containerd', 'Running', ''], ['kubelet', 'Running', 'containerd'], ['kube-proxy', 'Running', 'kubelet']]);
+  assert.deepEqual(m.list().map((s) => [s.name, s.state, s.dependsOn.join(',')]), [['containerd', 'Running', ''], ['kubelet', 'Running', 'containerd'], ['kube-proxy', 'Running', 'kubelet'], ['flanneld', 'Running', '']]);
+  const calico = new WindowsServiceManager({ profile: { name: 'w', containerRuntime: 'containerd', network: { plugin: 'win-bridge', kubeProxy: { mode: 'kernelspace', enableDSR: false, featureGates: {}, hostnameOverride: true } } }, clock: new FakeClock() });
+  assert.equal(calico.query('flanneld'), undefined, 'no flanneld without flannel');
   assert.equal(m.stop('kubelet'), 'dependent-running');
   assert.equal(m.stop('nope'), 'not-found');
   assert.equal(m.stop('kube-proxy'), undefined);
@@ -52,7 +54,7 @@ test('sc.exe query kubelet: the SCM\'s layout; sc.exe stop is refused while kube
   const stop = await run(env, ['sc.exe', 'stop', 'kubelet']);
   assert.equal(stop.code, 1051);
   assert.equal(stop.stdout, '[SC] ControlService FAILED 1051:\r\n\r\nA stop control has been sent to a service that other running services are dependent on.\r\n\r\n');
-  const missing = await run(env, ['sc.exe', 'query', 'flanneld']);
+  const missing = await run(env, ['sc.exe', 'query', 'nssm']);
   assert.equal(missing.code, 1060);
   assert.equal(missing.stdout, '[SC] EnumQueryServicesStatus:OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n\r\n');
 });

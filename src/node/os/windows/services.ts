@@ -24,7 +24,7 @@ interface Service {
 }
 
 export interface ServiceManagerOptions {
-  profile: Pick<NodeProfile, 'containerRuntime' | 'name'>;
+  profile: Pick<NodeProfile, 'containerRuntime' | 'name'> & Partial<Pick<NodeProfile, 'internalIP' | 'network'>>;
   clock: Clock;
   /** Components behind the services (the kubelet's heartbeat, kube-proxy's sync loop), by service name. */
   hooks?: Partial<Record<string, ServiceHooks>>;
@@ -44,6 +44,10 @@ export class WindowsServiceManager implements HostServices {
     this.add('kubelet', 'kubelet', `C:\\k\\kubelet.exe --windows-service --hostname-override=${o.profile.name} --kubeconfig=C:\\k\\config`, [runtime.name]);
     // register-svc.ps1 / sc.exe config kube-proxy depend= kubelet (seed 000/001/002 Q2).
     this.add('kube-proxy', 'kube-proxy', 'C:\\k\\kube-proxy.exe --windows-service --proxy-mode=kernelspace --kubeconfig=C:\\k\\config', ['kubelet']);
+    // flanneld with the flags seed 000/001 Q2 lists (nssm register-svc.ps1), where the node runs flannel.
+    if ((o.profile.network?.plugin ?? 'flannel') === 'flannel') {
+      this.add('flanneld', 'flanneld', `C:\\flannel\\flanneld.exe --kubeconfig-file=C:\\k\\config --iface=${o.profile.internalIP ?? ''} --ip-masq=1 --kube-subnet-mgr=1`, []);
+    }
   }
 
   private add(name: string, displayName: string, binaryPath: string, dependsOn: string[]): void {
