@@ -53,6 +53,22 @@ const DECLS: Decl[] = [
     categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.ReplicaSet',
   },
   {
+    group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, shortNames: ['ds'],
+    categories: ALL, subresources: { status: true }, definition: 'io.k8s.api.apps.v1.DaemonSet',
+  },
+  {
+    group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', namespaced: true,
+    definition: 'io.k8s.api.apps.v1.ControllerRevision',
+  },
+  {
+    group: 'batch', version: 'v1', kind: 'Job', plural: 'jobs', namespaced: true, categories: ALL,
+    subresources: { status: true }, definition: 'io.k8s.api.batch.v1.Job',
+  },
+  {
+    group: 'batch', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true, shortNames: ['cj'],
+    categories: ALL, subresources: { status: true }, definition: 'io.k8s.api.batch.v1.CronJob',
+  },
+  {
     group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', namespaced: true,
     definition: 'io.k8s.api.discovery.v1.EndpointSlice',
   },

@@ -5,7 +5,11 @@ import { InformerFactory } from '../client/informer.js';
 import type { Client } from '../client/interfaces.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
+import * as daemonset from './daemonset/controller.js';
 import * as deployment from './deployment/controller.js';
+import * as cronjob from './cronjob/controller.js';
+import * as job from './job/controller.js';
+import * as ttlafterfinished from './ttlafterfinished/controller.js';
 import * as disruption from './disruption/controller.js';
 import * as endpoints from './endpoints/controller.js';
 import * as endpointslice from './endpointslice/controller.js';
@@ -89,6 +93,10 @@ export function defaultRegistry(): ControllerRegistry {
   return new ControllerRegistry()
     .register({ name: deployment.NAME, aliases: ['deployment'], create: (c) => new deployment.DeploymentController({ ...c, recorder: c.recorder(deployment.COMPONENT) }) })
     .register({ name: replicaset.NAME, aliases: ['replicaset'], create: (c) => new replicaset.ReplicaSetController({ ...c, recorder: c.recorder(replicaset.COMPONENT) }) })
+    .register({ name: daemonset.NAME, aliases: ['daemonset'], create: (c) => new daemonset.DaemonSetController({ ...c, recorder: c.recorder(daemonset.COMPONENT) }) })
+    .register({ name: job.NAME, aliases: ['job'], create: (c) => new job.JobController({ ...c, recorder: c.recorder(job.COMPONENT) }) })
+    .register({ name: cronjob.NAME, aliases: ['cronjob'], create: (c) => new cronjob.CronJobController({ ...c, recorder: c.recorder(cronjob.COMPONENT) }) })
+    .register({ name: ttlafterfinished.NAME, aliases: ['ttl-after-finished'], create: (c) => new ttlafterfinished.TTLAfterFinishedController(c) })
     .register({ name: endpoints.NAME, aliases: ['endpoint'], create: (c) => new endpoints.EndpointsController(c) })
     .register({ name: endpointslice.NAME, aliases: ['endpointslice'], create: (c) => new endpointslice.EndpointSliceController(c) })
     .register({ name: serviceaccount.NAME, aliases: ['serviceaccount'], create: (c) => new serviceaccount.ServiceAccountController(c) })

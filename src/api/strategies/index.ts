@@ -10,10 +10,12 @@ import {
   configMapStrategy, endpointsStrategy, limitRangeStrategy, namespaceStrategy, nodeStrategy, resourceQuotaStrategy,
   secretStrategy, serviceAccountStrategy,
 } from './core-misc.js';
+import { cronJobStrategy, jobStrategy } from './batch.js';
 import { podStrategy } from './pods.js';
 import { podDisruptionBudgetStrategy } from './policy.js';
 import { serviceStrategy } from './services.js';
 import { deploymentStrategy, replicaSetStrategy } from './workloads.js';
+import { controllerRevisionStrategy, daemonSetStrategy } from './daemonsets.js';
 
 export const STRATEGIES: Record<string, Strategy> = {
   pods: podStrategy,
@@ -29,6 +31,10 @@ export const STRATEGIES: Record<string, Strategy> = {
   resourcequotas: resourceQuotaStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
+  'apps/daemonsets': daemonSetStrategy,
+  'apps/controllerrevisions': controllerRevisionStrategy,
+  'batch/jobs': jobStrategy,
+  'batch/cronjobs': cronJobStrategy,
   'events.k8s.io/events': eventsV1Strategy,
   'coordination.k8s.io/leases': leaseStrategy,
   'discovery.k8s.io/endpointslices': endpointSliceStrategy,

@@ -23,7 +23,7 @@ export interface Action {
 /** Returns an error to fail the action with, or undefined to let it through. */
 export type Reactor = (a: Action) => Error | undefined;
 
-const WITH_STATUS = new Set(['pods', 'deployments', 'replicasets', 'namespaces', 'nodes', 'services']);
+const WITH_STATUS = new Set(['pods', 'deployments', 'replicasets', 'namespaces', 'nodes', 'services', 'jobs', 'cronjobs']);
 /** kube's name generator alphabet (apimachinery pkg/util/rand). */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 

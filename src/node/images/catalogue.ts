@@ -122,6 +122,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'docker.io/library/ubuntu', tags: /^(latest|\d\d\.\d\d|jammy|noble|focal)$/, platforms: LINUX_MULTI, sizeBytes: 29_754_290, entrypoint: exitsAtOnce },
   // CoreDNS as kubeadm deploys it (v1.12.0 with kubeadm 1.33): DNS on 53, health 8080, ready 8181, metrics 9153.
   { repository: 'registry.k8s.io/coredns/coredns', tags: /^v1\.(8|9|1[0-2])\.\d+$/, platforms: LINUX_MULTI, sizeBytes: 20_900_000, entrypoint: { kind: 'serve', ports: [53, 8080, 8181, 9153], stopMs: 200, usage: { cpu: '3m', memory: '14Mi' } } },
+  // sig-windows-tools' HostProcess images for Windows kube-proxy and flannel: built on the host-process base image,
+  // which carries no OS build, so one image runs on every Windows build (sig-windows-tools hostprocess/ manifests).
+  { repository: 'docker.io/sigwindowstools/kube-proxy', tags: /^v1\.\d+\.\d+-(flannel|calico)-hostprocess$/, platforms: [{ os: 'windows', architecture: 'amd64' }], sizeBytes: 26_800_000, entrypoint: { kind: 'serve', stopMs: 200, usage: { cpu: '2m', memory: '30Mi' } } },
+  { repository: 'docker.io/sigwindowstools/flannel', tags: /^v0\.\d+\.\d+-hostprocess$/, platforms: [{ os: 'windows', architecture: 'amd64' }], sizeBytes: 32_400_000, entrypoint: { kind: 'serve', stopMs: 200, usage: { cpu: '1m', memory: '25Mi' } } },
   // WS2016 and the SAC releases, and the v1.9 era's Docker Hub images (after the entries above, which keep their order).
   ...windowsEraEntries({ base: exitsAtOnce, nano: exitsAtOnceNano, iis: IIS, pause }),
 ];
@@ -158,6 +162,8 @@ const CONFIGS: Record<string, ImageConfig> = {
   'docker.io/library/ubuntu': { toolset: { linux: 'debian' }, cmd: ['/bin/bash'] },
   // FROM scratch: the binary and CA certificates, no shell.
   'registry.k8s.io/coredns/coredns': { toolset: { linux: 'distroless' }, entrypoint: ['/coredns'] },
+  'docker.io/sigwindowstools/kube-proxy': { toolset: { windows: 'servercore' } },
+  'docker.io/sigwindowstools/flannel': { toolset: { windows: 'servercore' } },
   ...WINDOWS_ERA_CONFIGS,
 };
 const DEFAULT_CONFIG: ImageConfig = { toolset: { linux: 'debian' } };

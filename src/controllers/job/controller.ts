@@ -1,0 +1,398 @@
+// The Job controller (pkg/controller/job/job_controller.go): runs pods until `completions` succeed (NonIndexed or
+// Indexed), replaces failed pods with exponential back-off until backoffLimit, enforces activeDeadlineSeconds and
+// suspend, tracks finished pods with the `batch.kubernetes.io/job-tracking` finalizer and uncountedTerminatedPods,
+// and in 1.31+ order sets SuccessCriteriaMet/FailureTarget first, then Complete/Failed once no pod is terminating.
+
+import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
+import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
+import { isNotFound } from '../../api/errors.js';
+import { objectKey, splitKey } from '../../api/types.js';
+import type { Informer } from '../../client/informer.js';
+import type { Client } from '../../client/interfaces.js';
+import { R } from '../../client/resources.js';
+import { rfc3339 } from '../../util/clock.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
+import type { EventRecorder } from '../util/events.js';
+import { Expectations } from '../util/expectations.js';
+import { getControllerOf, newControllerRef } from '../util/owner.js';
+import { isPodReady, timeMs } from '../util/pod.js';
+import { sameStatus } from '../util/status.js';
+import { clone, type PodObj, type Typed } from '../util/types.js';
+import { podGenerateName } from '../replicaset/pod-template.js';
+import { COMPLETION_INDEX_KEY, formatIndexes, parseIndexes, podIndex } from './indexes.js';
+
+export const NAME = 'job-controller';
+export const COMPONENT = 'job-controller';
+export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
+/** DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff. */
+export const POD_FAILURE_BACKOFF_MS = 10_000;
+export const MAX_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
+const MAX_PODS_PER_SYNC = 500;
+
+export type JobObj = Typed<Job>;
+
+const BACKOFF_MESSAGE = 'Job has reached the specified backoff limit';
+const DEADLINE_MESSAGE = 'Job was active longer than specified deadline';
+const COMPLETIONS_MESSAGE = 'Reached expected number of succeeded pods';
+const ORPHAN_PREFIX = 'orphan-pod:';
+
+interface BackoffRecord { failures: number; lastFailure: number }
+
+export function findCondition(job: Job, type: string): JobCondition | undefined {
+  return job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+}
+
+/** Complete or Failed: nothing more will happen to the Job (IsJobFinished). */
+export function isJobFinished(job: Job): boolean {
+  return !!(findCondition(job, 'Complete') || findCondition(job, 'Failed'));
+}
+
+/** The delay before the next pod after `failures` consecutive failures (backoffRecord.getRemainingTime). */
+export function backoffDelay(failures: number): number {
+  if (failures <= 0) return 0;
+  return Math.min(POD_FAILURE_BACKOFF_MS * 2 ** (failures - 1), MAX_POD_FAILURE_BACKOFF_MS);
+}
+
+function hasFinalizer(p: PodObj): boolean {
+  return !!p.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER);
+}
+
+/** isPodFailed: a Failed pod, or (unless only failed pods are replaced) one deleted before it succeeded. */
+function podFailed(p: PodObj, onlyFailed: boolean): boolean {
+  if (p.status?.phase === 'Failed') return true;
+  if (onlyFailed) return false;
+  return !!p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded';
+}
+
+function restarts(p: PodObj): number {
+  return [...(p.status?.containerStatuses ?? []), ...(p.status?.initContainerStatuses ?? [])].reduce((n, c) => n + (c.restartCount ?? 0), 0);
+}
+
+export class JobController extends QueueController {
+  readonly name = NAME;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly jobInformer: Informer<JobObj>;
+  private readonly podInformer: Informer<PodObj>;
+  readonly expectations: Expectations;
+  private readonly backoff = new Map<string, BackoffRecord>();
+
+  constructor(opts: RecordingControllerOptions) {
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
+    this.client = opts.client;
+    this.recorder = opts.recorder;
+    this.expectations = new Expectations(opts.clock);
+    this.jobInformer = opts.informers.for<JobObj>(R.jobs);
+    this.podInformer = opts.informers.for<PodObj>(R.pods);
+    this.jobInformer.addHandler({
+      add: (j) => this.queue.add(objectKey(j)),
+      update: (_o, j) => this.queue.add(objectKey(j)),
+      delete: (j) => {
+        this.expectations.delete(objectKey(j));
+        this.backoff.delete(objectKey(j));
+        this.queue.add(objectKey(j));
+      },
+    });
+    this.podInformer.addHandler({
+      add: (p) => this.podChanged(p, 'add'),
+      update: (_o, p) => this.podChanged(p, p.metadata.deletionTimestamp ? 'delete' : 'update'),
+      delete: (p) => this.podChanged(p, 'delete'),
+    });
+  }
+
+  protected informersToSync() {
+    return [this.jobInformer, this.podInformer];
+  }
+
+  private podChanged(pod: PodObj, what: 'add' | 'update' | 'delete'): void {
+    const ref = getControllerOf(pod);
+    if (!ref || ref.kind !== 'Job' || !ref.apiVersion.startsWith('batch/')) return;
+    const key = `${pod.metadata.namespace}/${ref.name}`;
+    const job = this.jobInformer.get(key);
+    if (!job || job.metadata.uid !== ref.uid) {
+      // The owner is gone: only the tracking finalizer needs removing (syncOrphanPod).
+      if (hasFinalizer(pod)) this.queue.add(ORPHAN_PREFIX + objectKey(pod));
+      return;
+    }
+    if (what === 'add') this.expectations.creationObserved(key);
+    if (what === 'delete') this.expectations.deletionObserved(key, objectKey(pod));
+    this.queue.add(key);
+  }
+
+  async reconcile(key: string): Promise<void> {
+    if (key.startsWith(ORPHAN_PREFIX)) return this.syncOrphanPod(key.slice(ORPHAN_PREFIX.length));
+    const cached = this.jobInformer.get(key);
+    if (!cached) {
+      this.expectations.delete(key);
+      this.backoff.delete(key);
+      return;
+    }
+    const job = clone(cached);
+    const { namespace } = splitKey(key);
+    const pods = this.podInformer.list(namespace).filter((p) => getControllerOf(p)?.uid === job.metadata.uid);
+    if (isJobFinished(job)) {
+      await this.removeFinalizers(pods.filter(hasFinalizer));
+      return;
+    }
+    await this.syncJob(key, job, pods);
+  }
+
+  private async syncOrphanPod(podKey: string): Promise<void> {
+    const pod = this.podInformer.get(podKey);
+    if (!pod || !hasFinalizer(pod)) return;
+    const ref = getControllerOf(pod);
+    const job = ref && this.jobInformer.get(`${pod.metadata.namespace}/${ref.name}`);
+    if (job && job.metadata.uid === ref!.uid) return;
+    await this.removeFinalizers([pod]);
+  }
+
+  private async syncJob(key: string, job: JobObj, pods: PodObj[]): Promise<void> {
+    const now = this.clock.now();
+    const spec = job.spec!;
+    const indexed = spec.completionMode === 'Indexed';
+    const onlyFailed = spec.podReplacementPolicy === 'Failed';
+    const old = job.status ?? {};
+    const status: JobStatus = clone(old);
+    const uncounted = { succeeded: [...(old.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(old.uncountedTerminatedPods?.failed ?? [])] };
+    const completed = parseIndexes(old.completedIndexes);
+
+    const finishing = !!old.conditions?.some((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
+    // 1. Finished pods that still carry the finalizer join uncountedTerminatedPods (written before the finalizer goes).
+    let newFailed = 0, newSucceeded = 0;
+    for (const p of pods) {
+      if (!hasFinalizer(p)) continue;
+      const uid = p.metadata.uid!;
+      if (uncounted.succeeded.includes(uid) || uncounted.failed.includes(uid)) continue;
+      if (p.status?.phase === 'Succeeded') {
+        const idx = podIndex(p);
+        if (indexed && (idx === undefined || idx >= (spec.completions ?? 0) || completed.has(idx))) {
+          uncounted.failed.push(uid); // a duplicate or out-of-range index is not a completion
+          continue;
+        }
+        uncounted.succeeded.push(uid);
+        if (indexed) completed.add(idx!);
+        newSucceeded++;
+      } else if (podFailed(p, onlyFailed)) {
+        // Pods the controller removes while finishing are not failures.
+        if (finishing && p.status?.phase !== 'Failed') continue;
+        uncounted.failed.push(uid);
+        newFailed++;
+      }
+    }
+    if (newFailed) {
+      const rec = this.backoff.get(key) ?? { failures: 0, lastFailure: 0 };
+      this.backoff.set(key, { failures: rec.failures + newFailed, lastFailure: now });
+    } else if (newSucceeded) {
+      this.backoff.delete(key);
+    }
+    if (newFailed || newSucceeded) {
+      status.uncountedTerminatedPods = { ...(uncounted.succeeded.length ? { succeeded: uncounted.succeeded } : {}), ...(uncounted.failed.length ? { failed: uncounted.failed } : {}) };
+      if (indexed) status.completedIndexes = formatIndexes(completed);
+      job.status = status;
+      const written = await this.client.update(R.jobs, job.metadata.namespace, job, { subresource: 'status' });
+      job.metadata.resourceVersion = written.metadata.resourceVersion;
+    }
+
+    // 2. Remove finalizers of the uncounted pods, then 3. move them into the counters.
+    const byUid = new Map(pods.map((p) => [p.metadata.uid!, p]));
+    const pending = [...uncounted.succeeded, ...uncounted.failed].map((u) => byUid.get(u)).filter((p): p is PodObj => !!p && hasFinalizer(p));
+    await this.removeFinalizers(pending);
+    status.succeeded = (status.succeeded ?? 0) + uncounted.succeeded.length;
+    status.failed = (status.failed ?? 0) + uncounted.failed.length;
+    status.uncountedTerminatedPods = {};
+    if (!status.succeeded) delete status.succeeded;
+    if (!status.failed) delete status.failed;
+
+    const active = pods.filter((p) => !p.metadata.deletionTimestamp && isActivePhase(p));
+    const terminating = pods.filter((p) => p.metadata.deletionTimestamp && isActivePhase(p));
+    const succeeded = status.succeeded ?? 0, failed = status.failed ?? 0;
+    const conds = (status.conditions ??= []);
+
+    // 4. Has the Job reached its end?
+    let target = conds.find((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
+    if (!target) {
+      const backoffLimit = spec.backoffLimit ?? 6;
+      const onFailureRestarts = spec.template?.spec?.restartPolicy === 'OnFailure' ? active.reduce((n, p) => n + restarts(p), 0) : 0;
+      const pastOnFailure = spec.template?.spec?.restartPolicy === 'OnFailure' && (backoffLimit === 0 ? onFailureRestarts > 0 : onFailureRestarts >= backoffLimit);
+      const start = timeMs(status.startTime ?? undefined);
+      const deadline = spec.activeDeadlineSeconds;
+      const complete = indexed
+        ? completed.size >= (spec.completions ?? 0)
+        : spec.completions != null ? succeeded >= spec.completions : succeeded > 0 && active.length === 0;
+      if (failed > backoffLimit || pastOnFailure) target = this.condition('FailureTarget', 'BackoffLimitExceeded', BACKOFF_MESSAGE, now);
+      else if (deadline != null && start && !spec.suspend && now - start >= deadline * 1000) target = this.condition('FailureTarget', 'DeadlineExceeded', DEADLINE_MESSAGE, now);
+      else if (complete) target = this.condition('SuccessCriteriaMet', 'CompletionsReached', COMPLETIONS_MESSAGE, now);
+      if (target) conds.push(target);
+    }
+
+    if (target) {
+      // Finishing: remove every running pod, then record the terminal condition once none is left running.
+      await this.deletePods(job, key, active);
+      await this.removeFinalizers(terminating.filter(hasFinalizer));
+      if (active.length === 0 && terminating.length === 0) {
+        const failedJob = target.type === 'FailureTarget';
+        conds.push(this.condition(failedJob ? 'Failed' : 'Complete', target.reason!, target.message!, now));
+        if (!failedJob) status.completionTime = rfc3339(now);
+        this.recorder.event(job, failedJob ? 'Warning' : 'Normal', failedJob ? target.reason! : 'Completed', failedJob ? target.message! : 'Job completed');
+        this.backoff.delete(key);
+      }
+      status.active = 0;
+    } else if (spec.suspend) {
+      await this.deletePods(job, key, active);
+      const s = conds.find((c) => c.type === 'Suspended');
+      if (s?.status !== 'True') {
+        const c = this.condition('Suspended', 'JobSuspended', 'Job suspended', now);
+        if (s) Object.assign(s, c); else conds.push(c);
+        this.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
+      }
+      delete status.startTime;
+      status.active = 0;
+    } else {
+      const s = conds.find((c) => c.type === 'Suspended');
+      if (s?.status === 'True') {
+        Object.assign(s, this.condition('Suspended', 'JobResumed', 'Job resumed', now), { status: 'False' });
+        this.recorder.event(job, 'Normal', 'Resumed', 'Job resumed');
+      }
+      status.startTime ??= rfc3339(now);
+      status.active = active.length;
+      if (this.expectations.satisfied(key)) await this.manageJob(job, key, active, terminating, succeeded, completed, now);
+      if (spec.activeDeadlineSeconds != null) {
+        const left = timeMs(status.startTime) + spec.activeDeadlineSeconds * 1000 - now;
+        if (left > 0) this.queue.addAfter(key, left);
+      }
+    }
+
+    status.ready = active.filter(isPodReady).length;
+    status.terminating = terminating.length;
+    if (!status.active) delete status.active;
+    if (!conds.length) delete status.conditions;
+    if (!sameStatus(old, status)) {
+      job.status = status;
+      await this.client.update(R.jobs, job.metadata.namespace, job, { subresource: 'status' });
+    }
+  }
+
+  private condition(type: string, reason: string, message: string, now: number): JobCondition {
+    const t = rfc3339(now);
+    return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
+  }
+
+  /** manageJob: create or delete pods so that the right number (or the right indexes) run. */
+  private async manageJob(job: JobObj, key: string, active: PodObj[], terminating: PodObj[], succeeded: number, completed: Set<number>, now: number): Promise<void> {
+    const spec = job.spec!;
+    const parallelism = spec.parallelism ?? 1;
+    const counted = spec.podReplacementPolicy === 'Failed' ? active.length + terminating.length : active.length;
+    let toDelete: PodObj[] = [];
+    let toCreate: (number | undefined)[] = [];
+    if (spec.completionMode === 'Indexed') {
+      const completions = spec.completions ?? 0;
+      const running = new Map<number, PodObj>();
+      for (const p of active) {
+        const idx = podIndex(p);
+        if (idx === undefined || idx >= completions || completed.has(idx) || running.has(idx)) toDelete.push(p);
+        else running.set(idx, p);
+      }
+      if (spec.podReplacementPolicy === 'Failed') for (const p of terminating) { const i = podIndex(p); if (i !== undefined) running.set(i, p); }
+      const excess = running.size - parallelism;
+      if (excess > 0) toDelete.push(...[...running.entries()].sort((a, b) => b[0] - a[0]).slice(0, excess).map((e) => e[1]));
+      const missing: number[] = [];
+      for (let i = 0; i < completions && running.size + missing.length < parallelism; i++) if (!completed.has(i) && !running.has(i)) missing.push(i);
+      toCreate = missing;
+    } else {
+      const want = spec.completions == null
+        ? (succeeded > 0 ? 0 : parallelism)
+        : Math.max(0, Math.min(parallelism, spec.completions - succeeded));
+      if (counted > want) toDelete = [...active].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b))).slice(0, counted - want);
+      else if (counted < want) toCreate = Array.from({ length: want - counted }, () => undefined);
+    }
+    if (toDelete.length) await this.deletePods(job, key, toDelete.slice(0, MAX_PODS_PER_SYNC));
+    if (!toCreate.length) return;
+    const rec = this.backoff.get(key);
+    const wait = rec ? rec.lastFailure + backoffDelay(rec.failures) - now : 0;
+    if (wait > 0) {
+      this.queue.addAfter(key, wait);
+      return;
+    }
+    await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC));
+  }
+
+  private async createPods(job: JobObj, key: string, indexes: (number | undefined)[]): Promise<void> {
+    this.expectations.expectCreations(key, indexes.length);
+    let firstErr: unknown;
+    await Promise.all(indexes.map(async (idx) => {
+      try {
+        const created = await this.client.create(R.pods, job.metadata.namespace, this.podFor(job, idx));
+        this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+      } catch (err) {
+        this.expectations.creationObserved(key);
+        firstErr ??= err;
+        this.recorder.event(job, 'Warning', 'FailedCreate', `Error creating: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }));
+    if (firstErr) throw firstErr;
+  }
+
+  /** A pod from the template, with the tracking finalizer and (Indexed) its completion index. */
+  podFor(job: JobObj, index: number | undefined): PodObj {
+    const t = job.spec?.template ?? {};
+    const name = job.metadata.name!;
+    const labels = { ...(t.metadata?.labels ?? {}) };
+    const annotations = { ...(t.metadata?.annotations ?? {}) };
+    const spec = clone(t.spec ?? { containers: [] });
+    let generateName = podGenerateName(name);
+    if (index !== undefined) {
+      annotations[COMPLETION_INDEX_KEY] = String(index);
+      labels[COMPLETION_INDEX_KEY] = String(index);
+      generateName = podGenerateName(`${name}-${index}`);
+      spec.hostname = `${name}-${index}`;
+      const env: EnvVar = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } };
+      const addEnv = (c: Container) => { if (!c.env?.some((e) => e.name === env.name)) c.env = [...(c.env ?? []), env]; };
+      spec.containers.forEach(addEnv);
+      spec.initContainers?.forEach(addEnv);
+    }
+    return {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: {
+        generateName, namespace: job.metadata.namespace, labels, annotations,
+        finalizers: [...(t.metadata?.finalizers ?? []), JOB_TRACKING_FINALIZER],
+        ownerReferences: [newControllerRef(job, 'batch/v1', 'Job')],
+      },
+      spec,
+    };
+  }
+
+  private async deletePods(job: JobObj, key: string, pods: PodObj[]): Promise<void> {
+    if (!pods.length) return;
+    this.expectations.expectDeletions(key, pods.map(objectKey));
+    let firstErr: unknown;
+    await Promise.all(pods.map(async (p) => {
+      try {
+        await this.client.delete(R.pods, p.metadata.namespace, p.metadata.name!);
+        this.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`);
+      } catch (err) {
+        this.expectations.deletionObserved(key, objectKey(p));
+        if (!isNotFound(err)) firstErr ??= err;
+      }
+    }));
+    if (firstErr) throw firstErr;
+  }
+
+  private async removeFinalizers(pods: PodObj[]): Promise<void> {
+    await Promise.all(pods.map(async (p) => {
+      const rest = (p.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
+      try {
+        await this.client.patch(R.pods, p.metadata.namespace, p.metadata.name!, 'json', [
+          { op: 'test', path: '/metadata/uid', value: p.metadata.uid },
+          rest.length ? { op: 'replace', path: '/metadata/finalizers', value: rest } : { op: 'remove', path: '/metadata/finalizers' },
+        ]);
+      } catch (err) {
+        if (!isNotFound(err) && (err as { code?: number }).code !== 422) throw err;
+      }
+    }));
+  }
+}
+
+function isActivePhase(p: PodObj): boolean {
+  const phase = p.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed';
+}
