@@ -2,6 +2,7 @@
 // `<plural>` (core group) or `<group>/<plural>`, so behaviour lives beside its resource family.
 
 import type { ResourceDecl, ScaleDecl, Strategy, TableDef } from './interfaces.js';
+import { hpaV1Codec } from './conversions/autoscaling.js';
 import { eventsV1Codec } from './conversions/events.js';
 import { formatLabelSelector } from './labels.js';
 import type { KubeObject } from './types.js';
@@ -20,6 +21,10 @@ const replicasScale: ScaleDecl = {
   statusReplicasPath: ['status', 'replicas'],
   selector: (obj: KubeObject) => formatLabelSelector((obj.spec as { selector?: Parameters<typeof formatLabelSelector>[0] } | undefined)?.selector),
 };
+
+/** An equality-based selector (ReplicationController) as Scale.status.selector: `k=v` pairs, sorted. */
+const formatMapSelector = (sel: Record<string, string> | undefined): string =>
+  Object.entries(sel ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(',');
 
 const core = (kind: string, plural: string, rest: Partial<Decl> = {}): Decl => ({
   group: '', version: 'v1', kind, plural, namespaced: true, definition: `io.k8s.api.core.v1.${kind}`, ...rest,
@@ -44,6 +49,12 @@ const DECLS: Decl[] = [
   core('Event', 'events', { shortNames: ['ev'] }),
   core('LimitRange', 'limitranges', { shortNames: ['limits'] }),
   core('ResourceQuota', 'resourcequotas', { shortNames: ['quota'], subresources: { status: true } }),
+  core('ReplicationController', 'replicationcontrollers', {
+    shortNames: ['rc'], categories: ALL,
+    subresources: { status: true, scale: { ...replicasScale, selector: (obj: KubeObject) => formatMapSelector((obj.spec as { selector?: Record<string, string> } | undefined)?.selector) } },
+  }),
+  core('PersistentVolume', 'persistentvolumes', { namespaced: false, shortNames: ['pv'], subresources: { status: true } }),
+  core('PersistentVolumeClaim', 'persistentvolumeclaims', { shortNames: ['pvc'], subresources: { status: true } }),
   {
     group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'],
     categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.Deployment',
@@ -55,6 +66,10 @@ const DECLS: Decl[] = [
   {
     group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, shortNames: ['ds'],
     categories: ALL, subresources: { status: true }, definition: 'io.k8s.api.apps.v1.DaemonSet',
+  },
+  {
+    group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'],
+    categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.StatefulSet',
   },
   {
     group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', namespaced: true,
@@ -84,9 +99,23 @@ const DECLS: Decl[] = [
     group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', namespaced: false,
     definition: 'io.k8s.api.node.v1.RuntimeClass',
   },
+  // autoscaling/v2 is stored; autoscaling/v1 is the same object through kube's conversion (v2 first: preferred).
+  {
+    group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true,
+    shortNames: ['hpa'], categories: ALL, subresources: { status: true }, definition: 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler',
+  },
+  {
+    group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler', plural: 'horizontalpodautoscalers', namespaced: true,
+    shortNames: ['hpa'], categories: ALL, subresources: { status: true }, definition: 'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler',
+    storedAs: { group: 'autoscaling', plural: 'horizontalpodautoscalers', codec: hpaV1Codec },
+  },
   {
     group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true,
     shortNames: ['pdb'], subresources: { status: true }, definition: 'io.k8s.api.policy.v1.PodDisruptionBudget',
+  },
+  {
+    group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false,
+    shortNames: ['sc'], definition: 'io.k8s.api.storage.v1.StorageClass',
   },
   {
     group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false,

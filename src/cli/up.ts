@@ -26,6 +26,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'service-cidr', type: 'string', help: 'Service ClusterIP ranges, as kube-apiserver\'s --service-cluster-ip-range: one CIDR, or two of different families (comma-separated, primary first) for dual-stack Services', default: '10.96.0.0/12', placeholder: 'CIDRS' },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
+  { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
   { name: 'node-monitor-grace-period', type: 'string', help: 'kube-controller-manager\'s: how long a node\'s kubelet may stay silent (no Lease renewal, no status) before the node is NotReady; keep it above the kubelets\' 10s Lease renewal plus the 5s monitor period', default: '50s', placeholder: 'DURATION' },
 ];
 
@@ -85,6 +86,12 @@ export const upCommand: Command = {
     } catch (err) {
       throw new UsageError(`invalid --node-monitor-grace-period: ${(err as Error).message}`);
     }
+    let hpaSyncPeriodMs: number;
+    try {
+      hpaSyncPeriodMs = parseGoDuration(flags['horizontal-pod-autoscaler-sync-period'] as string);
+    } catch (err) {
+      throw new UsageError(`invalid --horizontal-pod-autoscaler-sync-period: ${(err as Error).message}`);
+    }
     const logger = createLogger({ level });
     const store = storage === 'etcd' ? new EtcdStore({ endpoints, logger: logger.child('storage/etcd') }) : undefined;
     if (store) {
@@ -116,7 +123,7 @@ export const upCommand: Command = {
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, serviceCidr,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, serviceCidr,
     });
     let stopping = false;
     const stop = async (signal: string) => {

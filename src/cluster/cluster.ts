@@ -9,6 +9,7 @@ import { RealClock, type Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { ControlPlane, DEFAULT_SERVICE_CIDR } from './control-plane.js';
 import { ensureDnsAddon } from '../network/dns/addon.js';
+import { ensureDefaultStorageClass } from './storage-class.js';
 import { startClusterDns, type RunningClusterDns } from '../network/dns/cluster-dns.js';
 import { parseServiceCidrs, serviceCidrHost } from '../apiserver/allocators/service-cidrs.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -37,6 +38,8 @@ export interface ClusterConfig {
   publish?: PortMapping[];
   /** kube-controller-manager's --node-monitor-grace-period, in ms (its default when absent). */
   nodeMonitorGracePeriodMs?: number;
+  /** kube-controller-manager's --horizontal-pod-autoscaler-sync-period, in ms (15 s when absent). */
+  hpaSyncPeriodMs?: number;
   /** Service CIDRs, primary first (one per family; two make Services dual-stack); DEFAULT_SERVICE_CIDR when absent. */
   serviceCidr?: string | readonly string[];
 }
@@ -91,6 +94,7 @@ export class Cluster {
     const port = await this.http.listen();
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
     step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
+    await ensureDefaultStorageClass(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }));
     if (this.cfg.dnsPort !== undefined) {
       // kubeadm's DNS add-on at the tenth address of the primary service CIDR, then the server that answers for it.
       const dnsIP = serviceCidrHost(parseServiceCidrs(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR)[0], 10);
@@ -108,6 +112,7 @@ export class Cluster {
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
+      ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
     });
     for (const m of this.cfg.publish ?? []) {
       const network = this.components.nodes?.network;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createEventRecorder } from '../client/event-recorder.js';
 import { InformerFactory } from '../client/informer.js';
-import { ControllerManager } from '../controllers/manager.js';
+import { ControllerManager, type ControllerManagerOptions } from '../controllers/manager.js';
 import type { NodeLifecycleConfig } from '../controllers/nodelifecycle/config.js';
 import { NodeAgent, type NodeAgentOptions } from '../node/agent.js';
 import type { KubeletServerTls } from '../node/server/kubelet-server.js';
@@ -37,6 +37,8 @@ export interface ComponentsConfig {
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
   /** The node lifecycle controller's settings (--node-monitor-grace-period). */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
+  /** The horizontal pod autoscaler's settings (--horizontal-pod-autoscaler-sync-period). */
+  podAutoscaler?: ControllerManagerOptions['podAutoscaler'];
 }
 
 export interface RunningComponents {
@@ -62,7 +64,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   if (run.controllers) {
     const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     const cm = new ControllerManager({
-      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, nodeLifecycle: cfg.nodeLifecycle,
+      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
       recorder: (component) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();

@@ -6,6 +6,7 @@ import type { Client } from '../client/interfaces.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import * as daemonset from './daemonset/controller.js';
+import * as statefulset from './statefulset/controller.js';
 import * as deployment from './deployment/controller.js';
 import * as cronjob from './cronjob/controller.js';
 import * as job from './job/controller.js';
@@ -17,11 +18,15 @@ import * as gc from './garbagecollector/controller.js';
 import * as namespace from './namespace/controller.js';
 import * as podgc from './podgc/controller.js';
 import * as replicaset from './replicaset/controller.js';
+import * as replication from './replicationcontroller/controller.js';
+import * as podautoscaler from './podautoscaler/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import * as rootca from './rootcacertpublisher/controller.js';
 import * as servicelb from './servicelb/controller.js';
 import * as nodelifecycle from './nodelifecycle/controller.js';
+import * as pvbinder from './volume/binder.js';
+import * as localpath from './volume/local-path.js';
 import type { NodeLifecycleConfig } from './nodelifecycle/config.js';
 import * as tainteviction from './nodelifecycle/taint-eviction.js';
 import type { Controller } from './util/base.js';
@@ -39,6 +44,8 @@ export interface ControllerContext {
   rootCA?: string;
   /** --node-monitor-grace-period and the node lifecycle controller's other settings. */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
+  /** --horizontal-pod-autoscaler-sync-period and the HPA controller's other settings. */
+  podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
 }
 
 export interface ControllerDescriptor {
@@ -93,7 +100,10 @@ export function defaultRegistry(): ControllerRegistry {
   return new ControllerRegistry()
     .register({ name: deployment.NAME, aliases: ['deployment'], create: (c) => new deployment.DeploymentController({ ...c, recorder: c.recorder(deployment.COMPONENT) }) })
     .register({ name: replicaset.NAME, aliases: ['replicaset'], create: (c) => new replicaset.ReplicaSetController({ ...c, recorder: c.recorder(replicaset.COMPONENT) }) })
+    .register({ name: replication.NAME, aliases: ['replicationcontroller'], create: (c) => new replication.ReplicationControllerController({ ...c, recorder: c.recorder(replication.COMPONENT) }) })
+    .register({ name: podautoscaler.NAME, aliases: ['horizontalpodautoscaling'], create: (c) => new podautoscaler.HorizontalPodAutoscalerController({ ...c, recorder: c.recorder(podautoscaler.COMPONENT), config: c.podAutoscaler }) })
     .register({ name: daemonset.NAME, aliases: ['daemonset'], create: (c) => new daemonset.DaemonSetController({ ...c, recorder: c.recorder(daemonset.COMPONENT) }) })
+    .register({ name: statefulset.NAME, aliases: ['statefulset'], create: (c) => new statefulset.StatefulSetController({ ...c, recorder: c.recorder(statefulset.COMPONENT) }) })
     .register({ name: job.NAME, aliases: ['job'], create: (c) => new job.JobController({ ...c, recorder: c.recorder(job.COMPONENT) }) })
     .register({ name: cronjob.NAME, aliases: ['cronjob'], create: (c) => new cronjob.CronJobController({ ...c, recorder: c.recorder(cronjob.COMPONENT) }) })
     .register({ name: ttlafterfinished.NAME, aliases: ['ttl-after-finished'], create: (c) => new ttlafterfinished.TTLAfterFinishedController(c) })
@@ -107,6 +117,9 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: rootca.NAME, aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) })
     .register({ name: nodelifecycle.NAME, aliases: ['nodelifecycle'], create: (c) => new nodelifecycle.NodeLifecycleController({ ...c, recorder: c.recorder(nodelifecycle.COMPONENT), config: c.nodeLifecycle }) })
+    .register({ name: pvbinder.NAME, aliases: ['persistentvolume-binder'], create: (c) => new pvbinder.PersistentVolumeBinder({ ...c, recorder: c.recorder(pvbinder.COMPONENT) }) })
+    // kind's local-path provisioner runs as a pod; winkube runs its emulation beside the controllers.
+    .register({ name: localpath.NAME, aliases: [], create: (c) => new localpath.LocalPathProvisioner({ ...c, recorder: c.recorder(localpath.COMPONENT) }) })
     .register({ name: tainteviction.NAME, aliases: [], create: (c) => new tainteviction.TaintEvictionController({ ...c, recorder: c.recorder(tainteviction.COMPONENT) }) })
     // The emulated cloud provider's part (cloud-controller-manager's service controller on a real cluster).
     .register({ name: servicelb.NAME, aliases: ['service-lb'], create: (c) => new servicelb.ServiceLbController({ ...c, recorder: c.recorder(servicelb.COMPONENT) }) });
@@ -127,6 +140,8 @@ export interface ControllerManagerOptions {
   rootCA?: string;
   /** Settings of the node lifecycle controller (e.g. --node-monitor-grace-period). */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
+  /** Settings of the horizontal pod autoscaler (e.g. --horizontal-pod-autoscaler-sync-period). */
+  podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
 }
 
 export class ControllerManager {
@@ -141,7 +156,7 @@ export class ControllerManager {
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
       recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
-      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle,
+      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler,
     };
     // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
     const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA);

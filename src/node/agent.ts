@@ -83,9 +83,17 @@ export class NodeAgent {
     this.secrets = this.informers.for(R.secrets);
     this.runtimeClasses = this.informers.for(R.runtimeclasses);
     const services = this.informers.for(R.services);
+    // persistentVolumeClaim volumes: the kubelet reads claims and volumes (pkg/kubelet/volumemanager populator).
+    const claims = this.informers.for(R.persistentvolumeclaims);
+    const volumes = this.informers.for(R.persistentvolumes);
     const config: ConfigSource = {
       ...configSource(this.configMaps, this.secrets, this.runtimeClasses),
       services: (ns) => [...services.list(ns), ...(ns === 'default' ? [] : services.list('default'))] as unknown as Service[],
+      persistentVolumeClaim: (ns, name) => {
+        const c = claims.get(`${ns}/${name}`) as { spec?: { volumeName?: string }; status?: { phase?: string } } | undefined;
+        return c && { phase: c.status?.phase, volumeName: c.spec?.volumeName };
+      },
+      persistentVolume: (name) => (volumes.get(name) ? { name } : undefined),
     };
     // The data plane: every node's HNS or iptables programmed by its kube-proxy from Services and EndpointSlices,
     // pods by IP from the kubelets; the DNS zone coredns pods answer from, kept from the same informers.
@@ -107,7 +115,7 @@ export class NodeAgent {
     };
     services.addHandler({ add: onService, update: (_old, o) => onService(o), delete: onService });
     endpointSlices.addHandler({ add: onSlice, update: (_old, o) => onSlice(o), delete: onSlice });
-    this.lookups.push(services, endpointSlices);
+    this.lookups.push(services, endpointSlices, claims, volumes);
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {

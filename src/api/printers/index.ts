@@ -1,6 +1,7 @@
 // The server-side Table printers by resource: `<plural>` for the core group, `<group>/<plural>` otherwise.
 
 import type { TableDef } from '../interfaces.js';
+import { HPA_TABLE, REPLICATION_CONTROLLER_TABLE } from './autoscaling.js';
 import { CRON_JOB_TABLE, JOB_TABLE } from './batch.js';
 import { LEASE_TABLE, PRIORITY_CLASS_TABLE, RUNTIME_CLASS_TABLE } from './cluster.js';
 import { CONFIG_MAP_TABLE, SECRET_TABLE, SERVICE_ACCOUNT_TABLE } from './config.js';
@@ -14,6 +15,7 @@ import { POD_TABLE } from './pod.js';
 import { POD_DISRUPTION_BUDGET_TABLE } from './policy.js';
 import { CLUSTER_ROLE_BINDING_TABLE, ROLE_BINDING_TABLE } from './rbac.js';
 import { SERVICE_TABLE } from './service.js';
+import { PERSISTENT_VOLUME_CLAIM_TABLE, PERSISTENT_VOLUME_TABLE, STORAGE_CLASS_TABLE } from './storage.js';
 import { DAEMON_SET_TABLE, DEPLOYMENT_TABLE, REPLICA_SET_TABLE, STATEFUL_SET_TABLE } from './workloads.js';
 
 export { DEFAULT_TABLE } from './default-table.js';
@@ -34,6 +36,11 @@ export const TABLES: Record<string, TableDef> = {
   serviceaccounts: SERVICE_ACCOUNT_TABLE,
   namespaces: NAMESPACE_TABLE,
   resourcequotas: RESOURCE_QUOTA_TABLE,
+  replicationcontrollers: REPLICATION_CONTROLLER_TABLE,
+  'autoscaling/horizontalpodautoscalers': HPA_TABLE,
+  persistentvolumes: PERSISTENT_VOLUME_TABLE,
+  persistentvolumeclaims: PERSISTENT_VOLUME_CLAIM_TABLE,
+  'storage.k8s.io/storageclasses': STORAGE_CLASS_TABLE,
   events: EVENT_TABLE,
   'events.k8s.io/events': EVENTS_V1_TABLE,
   'discovery.k8s.io/endpointslices': ENDPOINT_SLICE_TABLE,

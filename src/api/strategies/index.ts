@@ -12,10 +12,14 @@ import {
 } from './core-misc.js';
 import { cronJobStrategy, jobStrategy } from './batch.js';
 import { podStrategy } from './pods.js';
+import { hpaStrategy } from './autoscaling.js';
+import { replicationControllerStrategy } from './replication-controllers.js';
 import { podDisruptionBudgetStrategy } from './policy.js';
 import { serviceStrategy } from './services.js';
 import { deploymentStrategy, replicaSetStrategy } from './workloads.js';
 import { controllerRevisionStrategy, daemonSetStrategy } from './daemonsets.js';
+import { persistentVolumeClaimStrategy, persistentVolumeStrategy, storageClassStrategy } from './storage.js';
+import { statefulSetStrategy } from './statefulsets.js';
 
 export const STRATEGIES: Record<string, Strategy> = {
   pods: podStrategy,
@@ -29,9 +33,15 @@ export const STRATEGIES: Record<string, Strategy> = {
   events: eventStrategy,
   limitranges: limitRangeStrategy,
   resourcequotas: resourceQuotaStrategy,
+  replicationcontrollers: replicationControllerStrategy,
+  'autoscaling/horizontalpodautoscalers': hpaStrategy,
+  persistentvolumes: persistentVolumeStrategy,
+  persistentvolumeclaims: persistentVolumeClaimStrategy,
+  'storage.k8s.io/storageclasses': storageClassStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,
+  'apps/statefulsets': statefulSetStrategy,
   'apps/controllerrevisions': controllerRevisionStrategy,
   'batch/jobs': jobStrategy,
   'batch/cronjobs': cronJobStrategy,

@@ -1,6 +1,7 @@
 // The admission plugins winkube enables, in kube-apiserver's order (pkg/kubeapiserver/options/plugins.go
 // AllOrderedPlugins): ResourceQuota goes last so it only charges for requests every other plugin let through.
 
+import { defaultStorageClass, persistentVolumeClaimResize } from './default-storage-class.js';
 import { defaultTolerationSeconds } from './default-toleration-seconds.js';
 import { AdmissionChain, type AdmissionPlugin } from './interfaces.js';
 import { limitRanger } from './limit-ranger.js';
@@ -19,6 +20,8 @@ export function defaultAdmissionPlugins(): AdmissionPlugin[] {
     podSecurity(),
     priority(),
     defaultTolerationSeconds(),
+    defaultStorageClass(),
+    persistentVolumeClaimResize(),
     runtimeClass(),
     resourceQuota(),
   ];

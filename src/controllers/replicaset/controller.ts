@@ -5,7 +5,8 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { objectKey, splitKey } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
-import type { Client } from '../../client/interfaces.js';
+import type { Client, ResourceType } from '../../client/interfaces.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { R } from '../../client/resources.js';
 import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
@@ -27,10 +28,28 @@ export const BURST_REPLICAS = 500;
 /** Pod creations start with this batch size and double (controller.SlowStartInitialBatchSize). */
 const SLOW_START_INITIAL_BATCH = 1;
 
-export type ReplicaSetControllerOptions = RecordingControllerOptions;
+/**
+ * What the controller manages: ReplicaSets by default; the ReplicationController manager runs the same code over
+ * ReplicationControllers and their equality-based selectors (pkg/controller/replication wraps this controller).
+ */
+export interface ReplicaSetFlavor {
+  name: string;
+  resource: ResourceType;
+  apiVersion: string;
+  kind: string;
+  /** The owner's pod selector as a LabelSelector. */
+  selector(owner: ReplicaSetObj): LabelSelector | undefined;
+}
+
+export const REPLICA_SET_FLAVOR: ReplicaSetFlavor = {
+  name: NAME, resource: R.replicasets, apiVersion: 'apps/v1', kind: 'ReplicaSet', selector: (rs) => rs.spec?.selector,
+};
+
+export type ReplicaSetControllerOptions = RecordingControllerOptions & { flavor?: ReplicaSetFlavor };
 
 export class ReplicaSetController extends QueueController {
-  readonly name = NAME;
+  readonly name: string;
+  private readonly flavor: ReplicaSetFlavor;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly rsInformer: Informer<ReplicaSetObj>;
@@ -38,11 +57,14 @@ export class ReplicaSetController extends QueueController {
   readonly expectations: Expectations;
 
   constructor(opts: ReplicaSetControllerOptions) {
-    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
+    const flavor = opts.flavor ?? REPLICA_SET_FLAVOR;
+    super(opts.clock, opts.logger.child(flavor.name), opts.workers ?? 5);
+    this.flavor = flavor;
+    this.name = flavor.name;
     this.client = opts.client;
     this.recorder = opts.recorder;
     this.expectations = new Expectations(opts.clock);
-    this.rsInformer = opts.informers.for<ReplicaSetObj>(R.replicasets);
+    this.rsInformer = opts.informers.for<ReplicaSetObj>(flavor.resource);
     this.podInformer = opts.informers.for<PodObj>(R.pods);
     this.rsInformer.addHandler({
       add: (rs) => this.queue.add(objectKey(rs)),
@@ -67,7 +89,7 @@ export class ReplicaSetController extends QueueController {
 
   private ownerKey(pod: PodObj): string | undefined {
     const ref = getControllerOf(pod);
-    if (!ref || ref.kind !== 'ReplicaSet') return undefined;
+    if (!ref || ref.kind !== this.flavor.kind) return undefined;
     const key = `${pod.metadata.namespace}/${ref.name}`;
     const rs = this.rsInformer.get(key);
     return rs && rs.metadata.uid === ref.uid ? key : undefined;
@@ -76,7 +98,7 @@ export class ReplicaSetController extends QueueController {
   /** ReplicaSets whose selector matches an orphan pod: one of them may adopt it. */
   private matchingKeys(pod: PodObj): string[] {
     return this.rsInformer.list(pod.metadata.namespace ?? '')
-      .filter((rs) => selectorMatches(rs.spec?.selector, pod.metadata.labels))
+      .filter((rs) => selectorMatches(this.flavor.selector(rs), pod.metadata.labels))
       .map(objectKey);
   }
 
@@ -157,7 +179,7 @@ export class ReplicaSetController extends QueueController {
     const deleting = !!rs.metadata.deletionTimestamp;
     for (const pod of pods) {
       const ref = getControllerOf(pod);
-      const matches = selectorMatches(rs.spec?.selector, pod.metadata.labels);
+      const matches = selectorMatches(this.flavor.selector(rs), pod.metadata.labels);
       if (ref) {
         if (ref.uid !== uid) continue;
         if (matches) owned.push(pod);
@@ -165,7 +187,7 @@ export class ReplicaSetController extends QueueController {
         continue;
       }
       if (!matches || deleting || pod.metadata.deletionTimestamp) continue;
-      if (await this.patchPod(pod, adoptPatch(pod, newControllerRef(rs, 'apps/v1', 'ReplicaSet')))) owned.push(pod);
+      if (await this.patchPod(pod, adoptPatch(pod, newControllerRef(rs, this.flavor.apiVersion, this.flavor.kind)))) owned.push(pod);
     }
     return owned;
   }
@@ -192,7 +214,7 @@ export class ReplicaSetController extends QueueController {
   private async createPods(rs: ReplicaSetObj, key: string, count: number): Promise<void> {
     this.expectations.expectCreations(key, count);
     const ns = rs.metadata.namespace!;
-    const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+    const ref = newControllerRef(rs, this.flavor.apiVersion, this.flavor.kind);
     let remaining = count, batch = Math.min(count, SLOW_START_INITIAL_BATCH);
     let firstErr: unknown;
     while (batch > 0) {
@@ -248,7 +270,7 @@ export class ReplicaSetController extends QueueController {
     const status = calculateStatus(rs, pods, this.clock.now());
     if (!sameStatus(rs.status, status)) {
       const next: ReplicaSetObj = { ...clone(rs), status };
-      await this.client.update(R.replicasets, rs.metadata.namespace, next, { subresource: 'status' });
+      await this.client.update(this.flavor.resource, rs.metadata.namespace, next, { subresource: 'status' });
     }
     // Available counts lag readiness by minReadySeconds: look again when they should have caught up.
     const minReady = rs.spec?.minReadySeconds ?? 0;

@@ -113,6 +113,9 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
 export const WINDOWS_VOLUME_FILE_MODE = 0o775;
 const fileMode = (os: 'linux' | 'windows', mode: number) => (os === 'windows' ? WINDOWS_VOLUME_FILE_MODE : mode);
 
+/** The node's shared-volume key of a PersistentVolume's file store. */
+export const pvVolumeKey = (volumeName: string) => `pv:${volumeName}`;
+
 /** Mounts the container's volumeMounts (under the sandbox mount point for HostProcess containers). */
 function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: ContainerEnvDeps, sandboxRoot: string): void {
   const os = deps.profile.os;
@@ -136,13 +139,15 @@ function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Con
       fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: true, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });
       continue;
     }
-    const key = content.kind === 'hostPath' ? content.path.toLowerCase() : v.name;
-    const table = content.kind === 'hostPath' ? deps.shared.host : deps.shared.pod;
+    // A PersistentVolume's files live on the node, keyed by the volume's name, so a later pod sees what an earlier wrote.
+    const key = content.kind === 'hostPath' ? content.path.toLowerCase() : content.kind === 'persistentVolume' ? pvVolumeKey(content.volumeName) : v.name;
+    const table = content.kind === 'hostPath' || content.kind === 'persistentVolume' ? deps.shared.host : deps.shared.pod;
     let vol = table.get(key);
     if (!vol) {
       vol = new Volume(os, now);
       table.set(key, vol);
     }
-    fs.mount(path, vol, { readOnly: !!m.readOnly, source: content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind });
+    const readOnly = !!m.readOnly || (content.kind === 'persistentVolume' && content.readOnly);
+    fs.mount(path, vol, { readOnly, source: content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind });
   }
 }

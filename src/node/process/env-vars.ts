@@ -15,6 +15,10 @@ export interface ConfigSource {
   runtimeClassHandler?(name: string): string | undefined;
   /** Services of a namespace and of `default`, for the Service environment variables. */
   services?(namespace: string): Service[];
+  /** A PersistentVolumeClaim's bound volume name and phase, for persistentVolumeClaim volumes. */
+  persistentVolumeClaim?(namespace: string, name: string): { phase?: string; volumeName?: string } | undefined;
+  /** Whether a PersistentVolume exists. */
+  persistentVolume?(name: string): { name: string } | undefined;
 }
 
 export type EnvResult = { env: Record<string, string> } | { error: string };

@@ -18,7 +18,9 @@ export type VolumeContent =
   | { kind: 'emptyDir'; memory: boolean }
   /** A path on the node, shared by every pod that mounts it. */
   | { kind: 'hostPath'; path: string; type: string }
-  /** A volume type the emulated node does not model (PVCs, CSI, cloud disks): an empty directory for now. */
+  /** A bound PersistentVolumeClaim's volume: its files live on the node for the PersistentVolume's life. */
+  | { kind: 'persistentVolume'; volumeName: string; readOnly: boolean }
+  /** A volume type the emulated node does not model (CSI, cloud disks): an empty directory for now. */
   | { kind: 'unmodelled'; type: string };
 
 export type VolumeResult = { content: VolumeContent } | { error: string };
@@ -35,12 +37,32 @@ export interface VolumeContext {
 const DEFAULT_MODE = 0o644;
 
 class SetUpError extends Error {}
+/** The volume manager cannot even start: the claim is missing or not bound (desired_state_of_world_populator). */
+class UnboundClaimError extends Error {}
+
+/**
+ * A persistentVolumeClaim volume: the claim must exist and be bound to an existing volume, else the pod waits in
+ * ContainerCreating (the populator's `error processing PVC` reasons).
+ */
+function claimContent(v: Volume, ns: string, ctx: VolumeContext): VolumeContent {
+  const name = v.persistentVolumeClaim!.claimName;
+  const claim = ctx.config.persistentVolumeClaim?.(ns, name);
+  if (!claim) throw new UnboundClaimError(`error processing PVC ${ns}/${name}: failed to fetch PVC from API server: persistentvolumeclaims "${name}" not found`);
+  if (claim.phase !== 'Bound' || !claim.volumeName) {
+    throw new UnboundClaimError(`error processing PVC ${ns}/${name}: PVC ${ns}/${name} has non-bound phase ("${claim.phase ?? ''}") or empty pvc.Spec.VolumeName ("${claim.volumeName ?? ''}")`);
+  }
+  if (ctx.config.persistentVolume && !ctx.config.persistentVolume(claim.volumeName)) {
+    throw new UnboundClaimError(`error processing PVC ${ns}/${name}: failed to fetch PV ${JSON.stringify(claim.volumeName)} from API server: persistentvolumes "${claim.volumeName}" not found`);
+  }
+  return { kind: 'persistentVolume', volumeName: claim.volumeName, readOnly: !!v.persistentVolumeClaim!.readOnly };
+}
 
 export function volumeContent(v: Volume, ctx: VolumeContext): VolumeResult {
   try {
     return { content: content(v, ctx) };
   } catch (err) {
     if (err instanceof SetUpError) return { error: `MountVolume.SetUp failed for volume "${v.name}" : ${err.message}` };
+    if (err instanceof UnboundClaimError) return { error: err.message };
     throw err;
   }
 }
@@ -64,6 +86,7 @@ function content(v: Volume, ctx: VolumeContext): VolumeContent {
   }
   if (v.emptyDir) return { kind: 'emptyDir', memory: v.emptyDir.medium === 'Memory' && ctx.os === 'linux' };
   if (v.hostPath) return { kind: 'hostPath', path: v.hostPath.path, type: v.hostPath.type ?? '' };
+  if (v.persistentVolumeClaim) return claimContent(v, ns, ctx);
   const type = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
   return { kind: 'unmodelled', type };
 }

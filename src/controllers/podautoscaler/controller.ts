@@ -1,0 +1,380 @@
+// The horizontal pod autoscaler (pkg/controller/podautoscaler/horizontal.go): every sync period, each HPA's
+// target scale is read through /scale, resource metrics come from the Metrics API for the pods its selector
+// picks, the replica count is computed, stabilized and limited (behavior), the target rescaled, and status,
+// conditions and events say why.
+
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { parseSelector } from '../../api/labels.js';
+import { formatQuantity, milliValue, parseQuantity, quantityFromMilli } from '../../api/quantity.js';
+import { scaleDownRules, scaleUpRules } from '../../api/strategies/autoscaling.js';
+import type { KubeObject } from '../../api/types.js';
+import { objectKey } from '../../api/types.js';
+import type { Informer } from '../../client/informer.js';
+import type { Client, ResourceType } from '../../client/interfaces.js';
+import { R } from '../../client/resources.js';
+import { rfc3339Seconds } from '../../util/clock.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
+import type { EventRecorder } from '../util/events.js';
+import { clone, type PodObj } from '../util/types.js';
+import { canonicalJson } from '../util/json.js';
+import {
+  limitWithBehavior, limitWithoutBehavior, stabilizeWithBehavior, stabilizeWithoutBehavior,
+  type Behavior, type Recommendation, type ScaleEvent,
+} from './behavior.js';
+import { ApiResourceMetrics, type ResourceMetricsSource } from './metrics.js';
+import { DEFAULT_CALCULATOR_CONFIG, rawResourceReplicas, resourceReplicas, type CalculatorConfig } from './replica-calculator.js';
+
+export const NAME = 'horizontal-pod-autoscaler-controller';
+/** The event source kube-controller-manager uses for this controller. */
+export const COMPONENT = 'horizontal-pod-autoscaler';
+
+export interface PodAutoscalerConfig extends CalculatorConfig {
+  /** --horizontal-pod-autoscaler-sync-period. */
+  syncPeriodMs: number;
+  /** --horizontal-pod-autoscaler-downscale-stabilization. */
+  downscaleStabilizationMs: number;
+}
+
+export const DEFAULT_CONFIG: PodAutoscalerConfig = {
+  ...DEFAULT_CALCULATOR_CONFIG, syncPeriodMs: 15_000, downscaleStabilizationMs: 5 * 60_000,
+};
+
+export interface PodAutoscalerOptions extends RecordingControllerOptions {
+  config?: Partial<PodAutoscalerConfig>;
+  /** Where resource metrics come from; the Metrics API through the client by default. */
+  metrics?: ResourceMetricsSource;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Condition { type: string; status: string; lastTransitionTime?: string; reason: string; message: string }
+
+/** Targets with a /scale subresource, by apiVersion group and kind. */
+const SCALE_TARGETS: Record<string, ResourceType> = {
+  'apps/Deployment': R.deployments,
+  'apps/ReplicaSet': R.replicasets,
+  'apps/StatefulSet': { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', namespaced: true },
+  '/ReplicationController': R.replicationcontrollers,
+};
+
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class HorizontalPodAutoscalerController extends QueueController {
+  readonly name = NAME;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly hpaInformer: Informer<KubeObject>;
+  private readonly podInformer: Informer<PodObj>;
+  private readonly metrics: ResourceMetricsSource;
+  readonly config: PodAutoscalerConfig;
+  private readonly recommendations = new Map<string, Recommendation[]>();
+  private readonly upEvents = new Map<string, ScaleEvent[]>();
+  private readonly downEvents = new Map<string, ScaleEvent[]>();
+
+  constructor(opts: PodAutoscalerOptions) {
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
+    this.client = opts.client;
+    this.recorder = opts.recorder;
+    this.config = { ...DEFAULT_CONFIG, ...(opts.config ?? {}) };
+    this.metrics = opts.metrics ?? new ApiResourceMetrics(opts.client);
+    this.hpaInformer = opts.informers.for<KubeObject>(R.horizontalpodautoscalers);
+    this.podInformer = opts.informers.for<PodObj>(R.pods);
+    this.hpaInformer.addHandler({
+      add: (h) => this.queue.add(objectKey(h)),
+      // Status writes (ours) wait for the next sync; spec changes are looked at now.
+      update: (old, h) => {
+        if (old.metadata.generation !== h.metadata.generation) this.queue.add(objectKey(h));
+      },
+      delete: (h) => {
+        const key = objectKey(h);
+        this.recommendations.delete(key);
+        this.upEvents.delete(key);
+        this.downEvents.delete(key);
+      },
+    });
+  }
+
+  protected informersToSync() {
+    return [this.hpaInformer, this.podInformer];
+  }
+
+  async reconcile(key: string): Promise<void> {
+    const cached = this.hpaInformer.get(key);
+    if (!cached) return;
+    try {
+      await this.reconcileAutoscaler(key, clone(cached));
+    } finally {
+      // Every HPA is looked at again one sync period later, whatever happened (the HPA queue's fixed interval).
+      if (this.hpaInformer.get(key)) this.queue.addAfter(key, this.config.syncPeriodMs);
+    }
+  }
+
+  private setCondition(hpa: Json, type: string, status: 'True' | 'False', reason: string, message: string): void {
+    const status_ = (hpa.status ??= {});
+    const list: Condition[] = (status_.conditions ??= []);
+    const now = rfc3339Seconds(this.clock.now());
+    const existing = list.find((c) => c.type === type);
+    if (existing) {
+      if (existing.status !== status) existing.lastTransitionTime = now;
+      existing.status = status;
+      existing.reason = reason;
+      existing.message = message;
+    } else {
+      list.push({ type, status, lastTransitionTime: now, reason, message });
+    }
+  }
+
+  private async updateStatusIfNeeded(old: Json | undefined, hpa: Json): Promise<void> {
+    if (canonicalJson(old ?? {}) === canonicalJson(hpa.status ?? {})) return;
+    await this.client.update(R.horizontalpodautoscalers, hpa.metadata.namespace, hpa as KubeObject, { subresource: 'status' });
+  }
+
+  private setStatus(hpa: Json, current: number, desired: number, metrics: Json[], rescaled: boolean): void {
+    const st = (hpa.status ??= {});
+    st.currentReplicas = current;
+    st.desiredReplicas = desired;
+    if (metrics.length) st.currentMetrics = metrics;
+    else delete st.currentMetrics;
+    if (rescaled) st.lastScaleTime = rfc3339Seconds(this.clock.now());
+    st.observedGeneration = hpa.metadata.generation;
+  }
+
+  private async reconcileAutoscaler(key: string, hpa: Json): Promise<void> {
+    const oldStatus = clone(hpa.status);
+    const spec = hpa.spec ?? {};
+    const ref = spec.scaleTargetRef ?? {};
+    const reference = `${ref.kind}/${ref.name}`;
+    const ns = hpa.metadata.namespace as string;
+    const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0] : '';
+    const rt = SCALE_TARGETS[`${group}/${ref.kind}`];
+    let scale: Json;
+    try {
+      if (!rt) throw new Error(`unable to determine resource for scale target reference: no matches for kind "${ref.kind}" in group "${group}"`);
+      scale = await this.client.get(rt, ns, ref.name, 'scale');
+    } catch (err) {
+      this.recorder.event(hpa as KubeObject, 'Warning', 'FailedGetScale', errText(err));
+      this.setCondition(hpa, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${errText(err)}`);
+      await this.updateStatusIfNeeded(oldStatus, hpa);
+      throw new Error(`failed to query scale subresource for ${reference}: ${errText(err)}`);
+    }
+    this.setCondition(hpa, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale");
+    const current: number = scale.spec?.replicas ?? 0;
+    const min: number = spec.minReplicas ?? 1;
+    const max: number = spec.maxReplicas;
+    let desired = 0, rescaleReason = '', rescale = true;
+    let statuses: Json[] = [];
+    let retErr: Error | undefined;
+    if (current === 0 && min !== 0) {
+      desired = 0;
+      rescale = false;
+      this.setCondition(hpa, 'ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero');
+    } else if (current > max) {
+      rescaleReason = 'Current number of replicas above Spec.MaxReplicas';
+      desired = max;
+    } else if (current < min) {
+      rescaleReason = 'Current number of replicas below Spec.MinReplicas';
+      desired = min;
+    } else {
+      const r = await this.computeReplicasForMetrics(hpa, scale, current);
+      statuses = r.statuses;
+      if (r.replicas === -1) {
+        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? current, statuses, false);
+        await this.updateStatusIfNeeded(oldStatus, hpa);
+        this.recorder.event(hpa as KubeObject, 'Warning', 'FailedComputeMetricsReplicas', errText(r.error));
+        throw new Error(`failed to compute desired number of replicas based on listed metrics for ${reference}: ${errText(r.error)}`);
+      }
+      retErr = r.error;
+      let rescaleMetric = '';
+      if (r.replicas > desired) {
+        desired = r.replicas;
+        rescaleMetric = r.metricName;
+      }
+      if (desired > current) rescaleReason = `${rescaleMetric} above target`;
+      if (desired < current) rescaleReason = 'All metrics below target';
+      desired = spec.behavior ? this.normalizeWithBehavior(key, hpa, current, desired, min, max) : this.normalize(key, hpa, current, desired, min, max);
+      rescale = desired !== current;
+    }
+    if (rescale) {
+      try {
+        await this.client.update(rt!, ns, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { ...scale.metadata }, spec: { replicas: desired } } as KubeObject, { subresource: 'scale' });
+      } catch (err) {
+        this.recorder.event(hpa as KubeObject, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${rescaleReason}; error: ${errText(err)}`);
+        this.setCondition(hpa, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${errText(err)}`);
+        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? current, statuses, false);
+        await this.updateStatusIfNeeded(oldStatus, hpa);
+        throw err;
+      }
+      this.setCondition(hpa, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`);
+      this.recorder.event(hpa as KubeObject, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${rescaleReason}`);
+      this.storeScaleEvent(key, spec.behavior, current, desired);
+    } else {
+      desired = current;
+    }
+    this.setStatus(hpa, current, desired, statuses, rescale);
+    await this.updateStatusIfNeeded(oldStatus, hpa);
+    if (retErr) throw retErr;
+  }
+
+  /** computeReplicasForMetrics: the largest proposal of the valid metrics; -1 when none (or a scale-down with some invalid). */
+  private async computeReplicasForMetrics(hpa: Json, scale: Json, current: number): Promise<{ replicas: number; metricName: string; statuses: Json[]; error?: Error }> {
+    const specs: Json[] = hpa.spec?.metrics ?? [];
+    const selectorText: string = scale.status?.selector ?? '';
+    if (!selectorText) {
+      const msg = "the HPA target's scale is missing a selector";
+      this.recorder.event(hpa as KubeObject, 'Warning', 'SelectorRequired', 'selector is required');
+      this.setCondition(hpa, 'ScalingActive', 'False', 'InvalidSelector', msg);
+      return { replicas: -1, metricName: '', statuses: [], error: new Error(msg) };
+    }
+    let pods: Pod[];
+    let selector: ReturnType<typeof parseSelector>;
+    try {
+      selector = parseSelector(selectorText);
+      pods = this.podInformer.list(hpa.metadata.namespace).filter((p) => selector.matches(p.metadata.labels));
+    } catch (err) {
+      const msg = `couldn't convert selector into a corresponding internal selector object: ${errText(err)}`;
+      this.recorder.event(hpa as KubeObject, 'Warning', 'InvalidSelector', msg);
+      this.setCondition(hpa, 'ScalingActive', 'False', 'InvalidSelector', msg);
+      return { replicas: -1, metricName: '', statuses: [], error: new Error(msg) };
+    }
+    const statuses: Json[] = specs.map(() => ({ type: '' }));
+    let replicas = 0, metricName = '', invalid = 0;
+    let firstErr: Error | undefined;
+    let firstCondition: [string, string] | undefined;
+    for (let i = 0; i < specs.length; i++) {
+      const r = await this.computeReplicasForMetric(hpa, specs[i], selectorText, pods, current);
+      if ('error' in r) {
+        invalid++;
+        firstErr ??= r.error;
+        firstCondition ??= [r.reason, `the HPA was unable to compute the replica count: ${r.error.message}`];
+        continue;
+      }
+      statuses[i] = r.status;
+      if (r.replicas > replicas) {
+        replicas = r.replicas;
+        metricName = r.name;
+      }
+    }
+    if (specs.length === 0 || invalid >= specs.length || (invalid > 0 && replicas < current)) {
+      if (firstCondition) this.setCondition(hpa, 'ScalingActive', 'False', firstCondition[0], firstCondition[1]);
+      return {
+        replicas: -1, metricName: '', statuses,
+        error: new Error(`invalid metrics (${invalid} invalid out of ${specs.length}), first error is: ${firstErr?.message ?? 'no metrics'}`),
+      };
+    }
+    this.setCondition(hpa, 'ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${metricName}`);
+    return { replicas, metricName, statuses, error: invalid > 0 ? firstErr : undefined };
+  }
+
+  private async computeReplicasForMetric(
+    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number,
+  ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
+    const fail = (reason: string, error: Error) => {
+      this.recorder.event(hpa as KubeObject, 'Warning', reason, error.message);
+      return { error, reason };
+    };
+    const ns = hpa.metadata.namespace as string;
+    if (spec.type !== 'Resource' && spec.type !== 'ContainerResource') {
+      const reason = spec.type === 'External' ? 'FailedGetExternalMetric' : spec.type === 'Pods' ? 'FailedGetPodsMetric' : 'FailedGetObjectMetric';
+      const api = spec.type === 'External' ? 'external metrics API' : 'custom metrics API';
+      const metricName = spec.pods?.metric?.name ?? spec.object?.metric?.name ?? spec.external?.metric?.name ?? '';
+      return fail(reason, new Error(`unable to get metric ${metricName}: unable to fetch metrics from ${api}: the server could not find the requested resource`));
+    }
+    const container = spec.type === 'ContainerResource' ? spec.containerResource?.container : undefined;
+    const src = spec.type === 'Resource' ? spec.resource : spec.containerResource;
+    const resource: string = src?.name ?? '';
+    const target = src?.target ?? {};
+    const reason = spec.type === 'Resource' ? 'FailedGetResourceMetric' : 'FailedGetContainerResourceMetric';
+    const statusKey = spec.type === 'Resource' ? 'resource' : 'containerResource';
+    const now = this.clock.now();
+    if (target.averageValue != null) {
+      try {
+        const metrics = await this.fetch(ns, selector, resource, container);
+        const targetMilli = milli(target.averageValue);
+        const r = rawResourceReplicas(current, targetMilli, resource, pods, metrics, now, this.config);
+        return {
+          replicas: r.replicas, name: `${resource} resource`,
+          status: { type: spec.type, [statusKey]: { name: resource, ...(container ? { container } : {}), current: { averageValue: milliQuantity(r.rawAverage) } } },
+        };
+      } catch (err) {
+        return fail(reason, new Error(`failed to get ${resource} usage: ${errText(err)}`));
+      }
+    }
+    if (target.averageUtilization != null) {
+      try {
+        const metrics = await this.fetch(ns, selector, resource, container);
+        const r = resourceReplicas(current, target.averageUtilization, resource, pods, metrics, now, this.config, container);
+        return {
+          replicas: r.replicas, name: `${resource} resource utilization (percentage of request)`,
+          status: { type: spec.type, [statusKey]: { name: resource, ...(container ? { container } : {}), current: { averageUtilization: r.utilization, averageValue: milliQuantity(r.rawAverage) } } },
+        };
+      } catch (err) {
+        return fail(reason, new Error(`failed to get ${resource} utilization: ${errText(err)}`));
+      }
+    }
+    return fail('FailedGetResourceMetric', new Error('invalid resource metric source: neither a utilization target nor a value target was set'));
+  }
+
+  private async fetch(namespace: string, selector: string, resource: string, container?: string) {
+    try {
+      return await this.metrics.podMetrics(namespace, selector, resource, container);
+    } catch (err) {
+      throw new Error(`unable to get metrics for resource ${resource}: ${errText(err)}`);
+    }
+  }
+
+  /** normalizeDesiredReplicas: the downscale stabilization window, then the min/max and the doubling limit. */
+  private normalize(key: string, hpa: Json, current: number, desired: number, min: number, max: number): number {
+    const s = stabilizeWithoutBehavior(this.recommendations.get(key) ?? [], desired, this.clock.now(), this.config.downscaleStabilizationMs);
+    this.recommendations.set(key, s.recs);
+    if (s.replicas !== desired) {
+      this.setCondition(hpa, 'AbleToScale', 'True', 'ScaleDownStabilized', 'recent recommendations were higher than current one, applying the highest recent recommendation');
+    } else {
+      this.setCondition(hpa, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
+    }
+    const l = limitWithoutBehavior(current, s.replicas, min, max);
+    this.setCondition(hpa, 'ScalingLimited', l.replicas === s.replicas ? 'False' : 'True', l.reason, l.message);
+    return l.replicas;
+  }
+
+  /** normalizeDesiredReplicasWithBehaviors. */
+  private normalizeWithBehavior(key: string, hpa: Json, current: number, desired: number, min: number, max: number): number {
+    const b = this.behaviorOf(hpa.spec.behavior);
+    const now = this.clock.now();
+    const s = stabilizeWithBehavior(this.recommendations.get(key) ?? [], current, desired, b, now);
+    this.recommendations.set(key, s.recs);
+    if (s.replicas !== desired) this.setCondition(hpa, 'AbleToScale', 'True', s.reason, s.message);
+    else this.setCondition(hpa, 'AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
+    const l = limitWithBehavior(current, s.replicas, min, max, b, this.upEvents.get(key) ?? [], this.downEvents.get(key) ?? [], now);
+    this.setCondition(hpa, 'ScalingLimited', l.replicas === s.replicas ? 'False' : 'True', l.reason, l.message);
+    return l.replicas;
+  }
+
+  /** The behavior with kube's defaults, the scale-down window from --horizontal-pod-autoscaler-downscale-stabilization. */
+  private behaviorOf(b: Json | undefined): Required<Behavior> {
+    const up = scaleUpRules(b?.scaleUp) as Behavior['scaleUp'] & object;
+    const down = scaleDownRules(b?.scaleDown) as Behavior['scaleDown'] & object;
+    down.stabilizationWindowSeconds ??= Math.round(this.config.downscaleStabilizationMs / 1000);
+    return { scaleUp: up, scaleDown: down };
+  }
+
+  /** storeScaleEvent: only HPAs with behavior keep their scale history; events older than the longest period go. */
+  private storeScaleEvent(key: string, behavior: Json | undefined, prev: number, next: number): void {
+    if (!behavior) return;
+    const b = this.behaviorOf(behavior);
+    const now = this.clock.now();
+    const keep = (events: ScaleEvent[], rules: { policies?: { periodSeconds: number }[] }) => {
+      const longest = Math.max(0, ...(rules.policies ?? []).map((p) => p.periodSeconds));
+      return events.filter((e) => e.timestamp > now - longest * 1000);
+    };
+    if (next > prev) this.upEvents.set(key, [...keep(this.upEvents.get(key) ?? [], b.scaleUp), { change: next - prev, timestamp: now }]);
+    else if (next < prev) this.downEvents.set(key, [...keep(this.downEvents.get(key) ?? [], b.scaleDown), { change: prev - next, timestamp: now }]);
+  }
+}
+
+function milli(v: unknown): number {
+  return milliValue(parseQuantity(String(v)));
+}
+
+/** resource.NewMilliQuantity(v, DecimalSI).String(). */
+function milliQuantity(v: number): string {
+  return formatQuantity(quantityFromMilli(v));
+}

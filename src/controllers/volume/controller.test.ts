@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { R } from '../../client/resources.js';
+import { NS } from '../testing/builders.js';
+import { drain, newHarness } from '../testing/harness.js';
+import { PersistentVolumeBinder, SELECTED_NODE_ANNOTATION, type PVCObj, type PVObj } from './binder.js';
+import { LocalPathProvisioner, PROVISIONER } from './local-path.js';
+import type { KubeObject } from '../../api/types.js';
+
+const pvc = (name: string, storageClassName: string, extra: Partial<PVCObj['metadata']> = {}): PVCObj => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: NS, uid: `uid-${name}`, ...extra },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName, volumeMode: 'Filesystem' },
+  status: { phase: 'Pending' },
+});
+const pv = (name: string, size: string, reclaim = 'Retain'): PVObj => ({
+  apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name },
+  spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: size }, storageClassName: 'manual', persistentVolumeReclaimPolicy: reclaim, hostPath: { path: `/mnt/${name}` }, volumeMode: 'Filesystem' },
+  status: { phase: 'Pending' },
+});
+const sc = (name: string, mode: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner: PROVISIONER, reclaimPolicy: 'Delete', volumeBindingMode: mode }) as unknown as KubeObject;
+
+async function setup(seed: (h: ReturnType<typeof newHarness>) => void) {
+  const h = newHarness();
+  seed(h);
+  const cs = [new PersistentVolumeBinder({ ...h, recorder: h.recorder }), new LocalPathProvisioner({ ...h, recorder: h.recorder })];
+  await h.sync();
+  await drain(cs);
+  return { h, cs };
+}
+
+describe('volume controllers', () => {
+  it('binds a claim to the smallest matching volume; Retain keeps it Released when the claim goes', async () => {
+    const { h, cs } = await setup((h) => {
+      h.client.seed(R.persistentvolumes, pv('big', '10Gi'));
+      h.client.seed(R.persistentvolumes, pv('small', '2Gi'));
+      h.client.seed(R.persistentvolumeclaims, pvc('c', 'manual'));
+    });
+    await drain(cs);
+    const c = h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'c')!;
+    assert.equal(c.spec?.volumeName, 'small');
+    assert.equal(c.status?.phase, 'Bound');
+    assert.equal(c.status?.capacity?.storage, '2Gi');
+    assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'small')!.status?.phase, 'Bound');
+    assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'big')!.status?.phase, 'Available');
+    await h.client.delete(R.persistentvolumeclaims, NS, 'c');
+    await drain(cs);
+    await drain(cs);
+    assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'small')!.status?.phase, 'Released');
+  });
+
+  it('WaitForFirstConsumer: waits, then provisions on the pod\'s node; Delete removes the volume with the claim', async () => {
+    const { h, cs } = await setup((h) => {
+      h.client.seed(R.storageclasses, sc('standard', 'WaitForFirstConsumer'));
+      h.client.seed(R.persistentvolumeclaims, pvc('data', 'standard'));
+    });
+    assert.ok(h.recorder.events.includes('Normal WaitForFirstConsumer waiting for first consumer to be created before binding'));
+    await h.client.create(R.pods, NS, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: NS },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+    } as unknown as KubeObject);
+    for (let i = 0; i < 4; i++) await drain(cs);
+    const c = h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!;
+    assert.equal(c.metadata.annotations?.[SELECTED_NODE_ANNOTATION], 'n1');
+    assert.equal(c.spec?.volumeName, 'pvc-uid-data');
+    assert.equal(c.status?.phase, 'Bound');
+    const v = h.client.peek<PVObj>(R.persistentvolumes, undefined, 'pvc-uid-data')!;
+    assert.equal(v.spec?.persistentVolumeReclaimPolicy, 'Delete');
+    assert.deepEqual(v.spec?.nodeAffinity?.required?.nodeSelectorTerms[0].matchExpressions?.[0].values, ['n1']);
+    assert.ok(h.recorder.events.includes('Normal ProvisioningSucceeded Successfully provisioned volume pvc-uid-data'));
+    await h.client.delete(R.persistentvolumeclaims, NS, 'data');
+    for (let i = 0; i < 4; i++) await drain(cs);
+    assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'pvc-uid-data'), undefined);
+  });
+});

@@ -1,0 +1,122 @@
+// The emulated local-path provisioner (rancher/local-path-provisioner, kind's default class): a claim of a
+// `rancher.io/local-path` class gets a hostPath volume on one node, pinned there by node affinity, named
+// `pvc-<claim uid>`, with the class's reclaim policy. For WaitForFirstConsumer classes the node is the claim's
+// `volume.kubernetes.io/selected-node`; winkube's scheduler has no VolumeBinding plugin, so this controller sets that
+// annotation when a pod using the claim is bound to a node (the pod then waits in ContainerCreating until the volume
+// is bound, where kube-scheduler would have held the pod back instead).
+
+import type { PersistentVolume, Pod } from 'kubernetes-types/core/v1.js';
+import { isAlreadyExists } from '../../api/errors.js';
+import { classOf } from '../../api/printers/storage.js';
+import { objectKey } from '../../api/types.js';
+import type { Informer } from '../../client/informer.js';
+import type { Client } from '../../client/interfaces.js';
+import { R } from '../../client/resources.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
+import type { EventRecorder } from '../util/events.js';
+import type { NodeObj, PodObj } from '../util/types.js';
+import {
+  SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, type PVCObj, type PVObj, type StorageClassObj,
+} from './binder.js';
+
+export const NAME = 'local-path-provisioner';
+export const PROVISIONER = 'rancher.io/local-path';
+/** The event source the provisioner's events carry (`<provisioner>_<pod name>` in the real one). */
+export const COMPONENT = `${PROVISIONER}_local-path-provisioner`;
+export const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
+export const LINUX_BASE_PATH = '/var/local-path-provisioner';
+export const WINDOWS_BASE_PATH = 'C:\\local-path-provisioner';
+
+/** The claims a pod's volumes name. */
+export function claimNames(pod: Pod): string[] {
+  return (pod.spec?.volumes ?? []).map((v) => v.persistentVolumeClaim?.claimName).filter((n): n is string => !!n);
+}
+
+export class LocalPathProvisioner extends QueueController {
+  readonly name = NAME;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly pvcs: Informer<PVCObj>;
+  private readonly pvs: Informer<PVObj>;
+  private readonly classes: Informer<StorageClassObj>;
+  private readonly pods: Informer<PodObj>;
+  private readonly nodes: Informer<NodeObj>;
+
+  constructor(opts: RecordingControllerOptions) {
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
+    this.client = opts.client;
+    this.recorder = opts.recorder;
+    this.pvcs = opts.informers.for<PVCObj>(R.persistentvolumeclaims);
+    this.pvs = opts.informers.for<PVObj>(R.persistentvolumes);
+    this.classes = opts.informers.for<StorageClassObj>(R.storageclasses);
+    this.pods = opts.informers.for<PodObj>(R.pods);
+    this.nodes = opts.informers.for<NodeObj>(R.nodes);
+    this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: () => undefined });
+    const onPod = (p: PodObj) => {
+      if (!p.spec?.nodeName) return;
+      for (const n of claimNames(p)) this.queue.add(`${p.metadata.namespace}/${n}`);
+    };
+    this.pods.addHandler({ add: onPod, update: (_o, p) => onPod(p), delete: () => undefined });
+  }
+
+  protected informersToSync() {
+    return [this.pvcs, this.pvs, this.classes, this.pods, this.nodes];
+  }
+
+  async reconcile(key: string): Promise<void> {
+    const claim = this.pvcs.get(key);
+    if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
+    const sc = this.classes.get(classOf(claim));
+    if (!sc || sc.provisioner !== PROVISIONER) return;
+    let node = claim.metadata.annotations?.[SELECTED_NODE_ANNOTATION];
+    if (sc.volumeBindingMode === 'WaitForFirstConsumer' && !node) {
+      node = this.consumerNode(claim);
+      if (!node) return;
+      // What kube-scheduler's VolumeBinding plugin does when it picks a node for the pod.
+      await this.client.patch(R.persistentvolumeclaims, claim.metadata.namespace, claim.metadata.name!, 'merge',
+        { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: node } } });
+      return; // the binder finds no volume and hands the claim to us through the storage-provisioner annotation
+    }
+    if (claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION] !== PROVISIONER) return;
+    node ??= this.nodes.list().map((n) => n.metadata.name).sort()[0];
+    if (!node) return;
+    await this.provision(claim, sc, node);
+  }
+
+  /** The node of a bound pod that uses the claim. */
+  private consumerNode(claim: PVCObj): string | undefined {
+    return this.pods.list(claim.metadata.namespace)
+      .find((p) => p.spec?.nodeName && !p.metadata.deletionTimestamp && claimNames(p).includes(claim.metadata.name!))?.spec?.nodeName;
+  }
+
+  private async provision(claim: PVCObj, sc: StorageClassObj, node: string): Promise<void> {
+    const name = `pvc-${claim.metadata.uid}`;
+    if (this.pvs.get(name)) return;
+    const ns = claim.metadata.namespace!;
+    this.recorder.event(claim, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${ns}/${claim.metadata.name}"`);
+    const windows = this.nodes.get(node)?.metadata.labels?.['kubernetes.io/os'] === 'windows';
+    const dir = `${name}_${ns}_${claim.metadata.name}`;
+    const pv: PersistentVolume = {
+      apiVersion: 'v1', kind: 'PersistentVolume',
+      metadata: { name, annotations: { [PROVISIONED_BY_ANNOTATION]: PROVISIONER, 'local.path.provisioner/selected-node': node } },
+      spec: {
+        capacity: { storage: claim.spec!.resources!.requests!.storage! },
+        accessModes: claim.spec?.accessModes ?? ['ReadWriteOnce'],
+        persistentVolumeReclaimPolicy: sc.reclaimPolicy ?? 'Delete',
+        storageClassName: sc.metadata.name,
+        volumeMode: claim.spec?.volumeMode ?? 'Filesystem',
+        hostPath: { path: windows ? `${WINDOWS_BASE_PATH}\\${dir}` : `${LINUX_BASE_PATH}/${dir}`, type: 'DirectoryOrCreate' },
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } },
+        claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: ns, name: claim.metadata.name, uid: claim.metadata.uid, resourceVersion: claim.metadata.resourceVersion },
+      },
+    };
+    try {
+      await this.client.create(R.persistentvolumes, undefined, pv as PVObj);
+    } catch (e) {
+      if (isAlreadyExists(e)) return;
+      this.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata.name}": ${(e as Error).message}`);
+      throw e;
+    }
+    this.recorder.event(claim, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${name}`);
+  }
+}
