@@ -18,6 +18,7 @@ import { selectorMatches } from '../util/selector.js';
 import { sameStatus } from '../util/status.js';
 import { clone, type NodeObj, type PodObj, type Typed } from '../util/types.js';
 import { podFromTemplate } from '../replicaset/pod-template.js';
+import { createPodsInBatches, deletePods, type PodControl } from '../util/pod-control.js';
 import { maxRevision, newRevision, revisionMatches, templateHash, type RevisionObj } from './history.js';
 import {
   byCreationAndPhase, createPodTemplate, isPodUpdated, nodeShouldRunDaemonPod, pinToNode, REVISION_HASH_LABEL,
@@ -303,49 +304,17 @@ export class DaemonSetController extends QueueController {
     create = create.slice(0, BURST_REPLICAS);
     remove = remove.slice(0, BURST_REPLICAS);
     if (!create.length && !remove.length) return;
-    // One record per sync, as SetExpectations(key, add, del): deletions first, then the creations they make way for.
-    if (remove.length) this.expectations.expectDeletions(key, remove.map(objectKey));
+    // Deletions first, then the creations they make way for (syncNodes).
     const ns = ds.metadata.namespace!;
     const ref = newControllerRef(ds, 'apps/v1', 'DaemonSet');
     const template = createPodTemplate(ds, hash);
-    let firstErr: unknown;
-
-    await Promise.all(remove.map(async (pod) => {
-      try {
-        await this.client.delete(R.pods, pod.metadata.namespace, pod.metadata.name!);
-        this.recorder.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
-      } catch (err) {
-        this.expectations.deletionObserved(key, objectKey(pod));
-        if (isNotFound(err)) return;
-        firstErr ??= err;
-        this.recorder.event(ds, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
-      }
-    }));
-
-    if (firstErr) throw firstErr;
-    if (!create.length) return;
-    this.expectations.expectCreations(key, create.length);
-    let index = 0, batch = Math.min(create.length, 1);
-    while (batch > 0 && !firstErr) {
-      const names = create.slice(index, index + batch);
-      index += batch;
-      const results = await Promise.allSettled(names.map(async (nodeName) => {
-        const pod = podFromTemplate(template, ns, ds.metadata.name!, ref);
-        pod.spec!.affinity = pinToNode(template.spec?.affinity, nodeName);
-        const created = await this.client.create(R.pods, ns, pod);
-        this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
-      }));
-      for (const r of results) {
-        if (r.status === 'fulfilled') continue;
-        this.expectations.creationObserved(key);
-        firstErr ??= r.reason;
-        this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${errMessage(r.reason)}`);
-      }
-      batch = Math.min(2 * batch, create.length - index);
-    }
-    // Creations never tried will never be observed.
-    for (let i = index; i < create.length; i++) this.expectations.creationObserved(key);
-    if (firstErr) throw firstErr;
+    const pc: PodControl = { client: this.client, recorder: this.recorder, expectations: this.expectations };
+    await deletePods(pc, ds, key, remove);
+    await createPodsInBatches(pc, ds, key, ns, create, (nodeName) => {
+      const pod = podFromTemplate(template, ns, ds.metadata.name!, ref);
+      pod.spec!.affinity = pinToNode(template.spec?.affinity, nodeName);
+      return pod;
+    });
   }
 
   // ---- history ----

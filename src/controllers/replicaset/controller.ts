@@ -18,6 +18,7 @@ import { sameStatus } from '../util/status.js';
 import { clone, type PodObj, type ReplicaSetObj } from '../util/types.js';
 import { podFromTemplate } from './pod-template.js';
 import { podsToDelete } from './rank.js';
+import { createPodsInBatches, deletePods, type PodControl } from '../util/pod-control.js';
 import { calculateStatus } from './status.js';
 
 export const NAME = 'replicaset-controller';
@@ -26,7 +27,6 @@ export const COMPONENT = 'replicaset-controller';
 /** At most this many pods are created or deleted in one sync (BurstReplicas). */
 export const BURST_REPLICAS = 500;
 /** Pod creations start with this batch size and double (controller.SlowStartInitialBatchSize). */
-const SLOW_START_INITIAL_BATCH = 1;
 
 /**
  * What the controller manages: ReplicaSets by default; the ReplicationController manager runs the same code over
@@ -203,6 +203,10 @@ export class ReplicaSetController extends QueueController {
     }
   }
 
+  private get podControl(): PodControl {
+    return { client: this.client, recorder: this.recorder, expectations: this.expectations };
+  }
+
   private async manageReplicas(rs: ReplicaSetObj, key: string, pods: PodObj[]): Promise<void> {
     const want = rs.spec?.replicas ?? 1;
     const diff = pods.length - want;
@@ -212,48 +216,13 @@ export class ReplicaSetController extends QueueController {
 
   /** Creates pods in doubling batches so a failing create (quota, admission) stops early (slowStartBatch). */
   private async createPods(rs: ReplicaSetObj, key: string, count: number): Promise<void> {
-    this.expectations.expectCreations(key, count);
     const ns = rs.metadata.namespace!;
     const ref = newControllerRef(rs, this.flavor.apiVersion, this.flavor.kind);
-    let remaining = count, batch = Math.min(count, SLOW_START_INITIAL_BATCH);
-    let firstErr: unknown;
-    while (batch > 0) {
-      const results = await Promise.allSettled(Array.from({ length: batch }, async () => {
-        const created = await this.client.create(R.pods, ns, podFromTemplate(rs.spec?.template, ns, rs.metadata.name!, ref));
-        this.recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
-      }));
-      for (const r of results) {
-        if (r.status === 'fulfilled') continue;
-        // The informer will never see this pod, so stop waiting for it.
-        this.expectations.creationObserved(key);
-        firstErr ??= r.reason;
-        this.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${errMessage(r.reason)}`);
-      }
-      remaining -= batch;
-      if (firstErr) {
-        for (let i = 0; i < remaining; i++) this.expectations.creationObserved(key);
-        throw firstErr;
-      }
-      batch = Math.min(2 * batch, remaining);
-    }
+    await createPodsInBatches(this.podControl, rs, key, ns, Array.from({ length: count }), () => podFromTemplate(rs.spec?.template, ns, rs.metadata.name!, ref));
   }
 
   private async deletePods(rs: ReplicaSetObj, key: string, pods: PodObj[], count: number): Promise<void> {
-    const victims = podsToDelete(pods, this.relatedPods(rs), count, this.clock.now()) as PodObj[];
-    this.expectations.expectDeletions(key, victims.map(objectKey));
-    let firstErr: unknown;
-    await Promise.all(victims.map(async (pod) => {
-      try {
-        await this.client.delete(R.pods, pod.metadata.namespace, pod.metadata.name!);
-        this.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
-      } catch (err) {
-        this.expectations.deletionObserved(key, objectKey(pod));
-        if (isNotFound(err)) return;
-        firstErr ??= err;
-        this.recorder.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${errMessage(err)}`);
-      }
-    }));
-    if (firstErr) throw firstErr;
+    await deletePods(this.podControl, rs, key, podsToDelete(pods, this.relatedPods(rs), count, this.clock.now()) as PodObj[]);
   }
 
   /** Active pods of every ReplicaSet with the same controller as `rs` (getIndirectlyRelatedPods). */
@@ -279,8 +248,4 @@ export class ReplicaSetController extends QueueController {
       this.queue.addAfter(objectKey(rs), minReady * 1000);
     }
   }
-}
-
-function errMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
