@@ -122,10 +122,15 @@ export class StatusError extends Error {
     this.name = 'StatusError';
   }
 
+  /**
+   * The Status body, its fields in metav1.Status's order (kind, apiVersion, metadata, status, message, reason,
+   * details, code), so clients that print or compare the raw body see what kube-apiserver sends.
+   */
   toStatus(): Status {
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
-    if (this.details) s.details = this.details;
-    return s;
+    return {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      ...(this.details ? { details: this.details } : {}), code: this.code,
+    };
   }
 
   static fromStatus(s: Partial<Status>): StatusError {
