@@ -27,6 +27,7 @@ import * as servicelb from './servicelb/controller.js';
 import * as nodelifecycle from './nodelifecycle/controller.js';
 import * as pvbinder from './volume/binder.js';
 import * as localpath from './volume/local-path.js';
+import * as protection from './volume/protection.js';
 import type { NodeLifecycleConfig } from './nodelifecycle/config.js';
 import * as tainteviction from './nodelifecycle/taint-eviction.js';
 import type { Controller } from './util/base.js';
@@ -118,6 +119,8 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) })
     .register({ name: nodelifecycle.NAME, aliases: ['nodelifecycle'], create: (c) => new nodelifecycle.NodeLifecycleController({ ...c, recorder: c.recorder(nodelifecycle.COMPONENT), config: c.nodeLifecycle }) })
     .register({ name: pvbinder.NAME, aliases: ['persistentvolume-binder'], create: (c) => new pvbinder.PersistentVolumeBinder({ ...c, recorder: c.recorder(pvbinder.COMPONENT) }) })
+    .register({ name: protection.PVC_NAME, aliases: ['pvc-protection'], create: (c) => new protection.PVCProtectionController(c) })
+    .register({ name: protection.PV_NAME, aliases: ['pv-protection'], create: (c) => new protection.PVProtectionController(c) })
     // kind's local-path provisioner runs as a pod; winkube runs its emulation beside the controllers.
     .register({ name: localpath.NAME, aliases: [], create: (c) => new localpath.LocalPathProvisioner({ ...c, recorder: c.recorder(localpath.COMPONENT) }) })
     .register({ name: tainteviction.NAME, aliases: [], create: (c) => new tainteviction.TaintEvictionController({ ...c, recorder: c.recorder(tainteviction.COMPONENT) }) })

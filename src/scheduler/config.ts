@@ -41,7 +41,8 @@ export function defaultPlugins(kubernetesVersion: string): PluginEntry[] {
     { name: names.NodeAffinity, weight: 2 },
     { name: names.NodePorts },
     { name: names.NodeResourcesFit, weight: 1 },
-    // (VolumeRestrictions, NodeVolumeLimits, VolumeBinding and VolumeZone sit here in kube; winkube has none yet.)
+    // (VolumeRestrictions and NodeVolumeLimits come before VolumeBinding, VolumeZone after it, in kube; winkube has none.)
+    { name: names.VolumeBinding },
     { name: names.PodTopologySpread, weight: 2 },
     { name: names.InterPodAffinity, weight: 2 },
   ];

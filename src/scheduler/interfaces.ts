@@ -3,7 +3,8 @@
 // without yielding, so no informer event can change a NodeInfo half-way through it.
 
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { Namespace, ReplicationController, Service } from 'kubernetes-types/core/v1.js';
+import type { Namespace, PersistentVolume, PersistentVolumeClaim, ReplicationController, Service } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { Client } from '../client/interfaces.js';
 import type { Nominator } from './queue/nominator.js';
@@ -77,6 +78,11 @@ export interface ReservePlugin extends Plugin {
   unreserve(state: CycleState, pod: Pod, nodeName: string): void;
 }
 
+/** Prepares the pod's binding (e.g. binds its volumes) before Bind; a failure sends the pod back to the queue. */
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status>;
+}
+
 /** Writes the decision to the API. Skip passes the pod to the next binder. */
 export interface BindPlugin extends Plugin {
   bind(state: CycleState, pod: Pod, nodeName: string): Promise<Status>;
@@ -141,6 +147,11 @@ export interface ObjectListers {
   statefulSet?(namespace: string, name: string): StatefulSet | undefined;
   namespace?(name: string): Namespace | undefined;
   namespaces?(): readonly Namespace[];
+  /** Storage objects VolumeBinding consults (volumebinding/listers.ts). */
+  persistentVolumeClaim?(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  persistentVolume?(name: string): PersistentVolume | undefined;
+  persistentVolumes?(): readonly PersistentVolume[];
+  storageClass?(name: string): StorageClass | undefined;
 }
 
 /** Builds a plugin from its arguments (the profile's pluginConfig entry) and the handle. */

@@ -23,6 +23,7 @@ import { Framework } from './framework/runtime.js';
 import type { QueuedPod } from './interfaces.js';
 import { informerListers } from './plugins/pod-topology-spread/listers.js';
 import { inTreeRegistry } from './plugins/registry.js';
+import { addVolumeHandlers, volumeListers } from './plugins/volumebinding/listers.js';
 import { Nominator } from './queue/nominator.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 import { schedulePod, type PodScheduler } from './schedule-pod.js';
@@ -76,7 +77,7 @@ export class Scheduler {
         kubernetesVersion: parseKubeVersion(this.config.kubernetesVersion), nodeInfos: this.cache,
         nominator: this.nominator, podDisruptionBudgets: () => this.pdbInformer?.list() ?? [],
         // Registered now so informers.start() starts them with the rest.
-        listers: informerListers(cfg.informers),
+        listers: { ...informerListers(cfg.informers), ...volumeListers(cfg.informers) },
       },
     });
     const sort = this.framework.queueSort;
@@ -103,6 +104,7 @@ export class Scheduler {
     // Nodes first, so the cache knows the fleet before the first pending pod is considered.
     addNodeHandlers(informers.for<Node>(R.nodes), deps);
     addPodHandlers(informers.for<Pod>(R.pods), deps);
+    addVolumeHandlers(informers, this.queue);
     if (await this.servesPdbs()) this.pdbInformer = informers.for(PDB_RESOURCE);
     informers.start();
     await informers.waitForSync();
@@ -177,7 +179,8 @@ export class Scheduler {
   }
 
   private async bind(qp: QueuedPod, state: CycleState, assumed: Pod, host: string, cycle: number): Promise<void> {
-    const st = await this.framework.runBindPlugins(state, assumed, host);
+    const pre = await this.framework.runPreBindPlugins(state, assumed, host);
+    const st = pre.isSuccess() ? await this.framework.runBindPlugins(state, assumed, host) : pre;
     if (st.isSuccess()) {
       this.queue.done(qp.key);
       const { namespace, name } = assumed.metadata;
@@ -188,7 +191,8 @@ export class Scheduler {
     this.framework.runUnreservePlugins(state, assumed, host);
     this.cache.forgetPod(assumed);
     this.queue.moveAllToActiveOrBackoff('AssignedPodDelete');
-    this.handleFailure(qp, state, new Error(`running Bind plugin ${JSON.stringify(st.plugin)}: ${st.message()}`), cycle);
+    const message = pre.isSuccess() ? `running Bind plugin ${JSON.stringify(st.plugin)}: ${st.message()}` : st.message();
+    this.handleFailure(qp, state, new Error(message), cycle, st.isRejected());
   }
 
   private handleFailure(qp: QueuedPod, state: CycleState, err: unknown, cycle: number, rejected = false): void {

@@ -1,6 +1,7 @@
 // Issue 10 acceptance (storage): PersistentVolumeClaims of kind's default `standard` class through the real kubectl
 // against `winkube up` — bound when a pod uses them, files written with `kubectl exec` surviving the pod (Linux and
-// Windows), `kubectl get pv,pvc,sc` columns, and the Delete policy removing the volume with its claim.
+// Windows) because the scheduler's VolumeBinding sends the recreated pod back to its volume's node, `kubectl get
+// pv,pvc,sc` columns, the Delete policy removing the volume with its claim, and a claim in use staying Terminating.
 
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,8 +88,10 @@ test('Linux: the claim binds when a pod uses it; a file written with exec surviv
   await eventually(() => new RegExp(`ProvisioningSucceeded\\s.*Successfully provisioned volume ${pv}`).test(k.ok(['describe', 'pvc', 'lin-data'])), 20_000, 'ProvisioningSucceeded event');
   k.ok(['exec', 'lin-writer', '--', 'sh', '-c', 'echo persisted > /data/x.txt']);
   k.ok(['delete', 'pod', 'lin-writer', '--wait=true']);
-  k.ok(['apply', '-f', '-'], linuxPod('lin-reader', 'lin-data', node));
+  // Not pinned: VolumeBinding keeps the pod to the nodes the local volume's node affinity admits.
+  k.ok(['apply', '-f', '-'], linuxPod('lin-reader', 'lin-data'));
   await running('lin-reader');
+  assert.equal(jp('pod', 'lin-reader', '.spec.nodeName'), node);
   assert.equal(k.ok(['exec', 'lin-reader', '--', 'cat', '/data/x.txt']), 'persisted\n');
 
   const out = k.ok(['get', 'pv,pvc']);
@@ -111,7 +114,33 @@ test('Windows: a file written under C:\\data survives the pod', async () => {
   const node = jp('pod', 'win-writer', '.spec.nodeName');
   k.ok(['exec', 'win-writer', '--', 'cmd', '/c', 'echo hello from windows> C:\\data\\x.txt']);
   k.ok(['delete', 'pod', 'win-writer', '--wait=true']);
-  k.ok(['apply', '-f', '-'], windowsPod('win-reader', 'win-data', node));
+  k.ok(['apply', '-f', '-'], windowsPod('win-reader', 'win-data'));
   await running('win-reader');
+  assert.equal(jp('pod', 'win-reader', '.spec.nodeName'), node);
   assert.match(k.ok(['exec', 'win-reader', '--', 'cmd', '/c', 'type C:\\data\\x.txt']), /hello from windows/);
+});
+
+test('a pod whose claim does not exist stays Pending with the scheduler\'s reason', async () => {
+  k.ok(['apply', '-f', '-'], linuxPod('no-claim', 'nope'));
+  await eventually(() => /persistentvolumeclaim "nope" not found/.test(jp('pod', 'no-claim', '.status.conditions[?(@.type=="PodScheduled")].message')), 20_000, 'FailedScheduling');
+  assert.match(jp('pod', 'no-claim', '.status.conditions[?(@.type=="PodScheduled")].message'), /^0\/\d+ nodes are available: persistentvolumeclaim "nope" not found\. preemption: /);
+  assert.equal(jp('pod', 'no-claim', '.spec.nodeName'), '');
+  k.ok(['delete', 'pod', 'no-claim', '--wait=false']);
+});
+
+test('a claim deleted while a pod uses it stays Terminating until the pod goes', async () => {
+  k.ok(['apply', '-f', '-'], claim('held'));
+  assert.equal(jp('pvc', 'held', '.metadata.finalizers[0]'), 'kubernetes.io/pvc-protection');
+  k.ok(['apply', '-f', '-'], linuxPod('holder', 'held'));
+  await running('holder');
+  const pv = jp('pvc', 'held', '.spec.volumeName');
+  assert.equal(jp('pv', pv, '.metadata.finalizers[0]'), 'kubernetes.io/pv-protection');
+  k.ok(['delete', 'pvc', 'held', '--wait=false']);
+  assert.notEqual(jp('pvc', 'held', '.metadata.deletionTimestamp'), '');
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.match(k.ok(['get', 'pvc', 'held']), /held\s+Terminating\s/);
+  assert.equal(jp('pv', pv, '.status.phase'), 'Bound');
+  k.ok(['delete', 'pod', 'holder', '--wait=true']);
+  await eventually(() => k.run(['get', 'pvc', 'held']).code !== 0, 20_000, 'claim gone with its pod');
+  await eventually(() => k.run(['get', 'pv', pv]).code !== 0, 20_000, 'volume deleted');
 });

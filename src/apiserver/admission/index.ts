@@ -11,6 +11,7 @@ import { priority } from './priority.js';
 import { resourceQuota } from './resource-quota.js';
 import { runtimeClass } from './runtime-class.js';
 import { serviceAccount } from './service-account.js';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection.js';
 
 export function defaultAdmissionPlugins(): AdmissionPlugin[] {
   return [
@@ -21,6 +22,7 @@ export function defaultAdmissionPlugins(): AdmissionPlugin[] {
     priority(),
     defaultTolerationSeconds(),
     defaultStorageClass(),
+    storageObjectInUseProtection(),
     persistentVolumeClaimResize(),
     runtimeClass(),
     resourceQuota(),

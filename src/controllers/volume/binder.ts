@@ -14,7 +14,7 @@ import { R } from '../../client/resources.js';
 import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
 import { clone, type NodeObj, type Typed } from '../util/types.js';
-import { findMatchingVolume, reservedFor } from './matching.js';
+import { findMatchingVolume, reservedFor, volumeSatisfies } from './matching.js';
 
 export const NAME = 'persistentvolume-binder-controller';
 export const COMPONENT = 'persistentvolume-controller';
@@ -98,6 +98,9 @@ export class PersistentVolumeBinder extends QueueController {
     const waitForConsumer = sc?.volumeBindingMode === 'WaitForFirstConsumer';
     const selectedNode = claim.metadata.annotations?.[SELECTED_NODE_ANNOTATION];
     if (waitForConsumer && !selectedNode) {
+      // The scheduler's VolumeBinding reserved a volume for the claim (claimRef) when it placed the consumer.
+      const reserved = this.pvs.list().find((pv) => reservedFor(pv, claim) && volumeSatisfies(pv, claim));
+      if (reserved) return this.bind(clone(reserved), claim);
       this.tellOnce(claim, 'Normal', 'WaitForFirstConsumer', WAIT_FOR_FIRST_CONSUMER_MESSAGE);
       return;
     }

@@ -1,9 +1,9 @@
 // The emulated local-path provisioner (rancher/local-path-provisioner, kind's default class): a claim of a
 // `rancher.io/local-path` class gets a hostPath volume on one node, pinned there by node affinity, named
 // `pvc-<claim uid>`, with the class's reclaim policy. For WaitForFirstConsumer classes the node is the claim's
-// `volume.kubernetes.io/selected-node`; winkube's scheduler has no VolumeBinding plugin, so this controller sets that
-// annotation when a pod using the claim is bound to a node (the pod then waits in ContainerCreating until the volume
-// is bound, where kube-scheduler would have held the pod back instead).
+// `volume.kubernetes.io/selected-node`, which the scheduler's VolumeBinding plugin sets before it binds the consumer.
+// A consumer placed without the scheduler (spec.nodeName set at creation) would wait forever, so for such pods this
+// controller sets the annotation itself from the pod's node.
 
 import type { PersistentVolume, Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists } from '../../api/errors.js';
@@ -31,6 +31,8 @@ export const WINDOWS_BASE_PATH = 'C:\\local-path-provisioner';
 export function claimNames(pod: Pod): string[] {
   return (pod.spec?.volumes ?? []).map((v) => v.persistentVolumeClaim?.claimName).filter((n): n is string => !!n);
 }
+
+const scheduled = (p: Pod): boolean => !!p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'True');
 
 export class LocalPathProvisioner extends QueueController {
   readonly name = NAME;
@@ -72,7 +74,7 @@ export class LocalPathProvisioner extends QueueController {
     if (sc.volumeBindingMode === 'WaitForFirstConsumer' && !node) {
       node = this.consumerNode(claim);
       if (!node) return;
-      // What kube-scheduler's VolumeBinding plugin does when it picks a node for the pod.
+      // What VolumeBinding would have done, had the scheduler placed the pod.
       await this.client.patch(R.persistentvolumeclaims, claim.metadata.namespace, claim.metadata.name!, 'merge',
         { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: node } } });
       return; // the binder finds no volume and hands the claim to us through the storage-provisioner annotation
@@ -83,10 +85,13 @@ export class LocalPathProvisioner extends QueueController {
     await this.provision(claim, sc, node);
   }
 
-  /** The node of a bound pod that uses the claim. */
+  /**
+   * The node of a pod that uses the claim and was placed without the scheduler: a pod the scheduler bound carries
+   * PodScheduled=True (pods/binding sets it) and its claim got selected-node from VolumeBinding before that.
+   */
   private consumerNode(claim: PVCObj): string | undefined {
     return this.pods.list(claim.metadata.namespace)
-      .find((p) => p.spec?.nodeName && !p.metadata.deletionTimestamp && claimNames(p).includes(claim.metadata.name!))?.spec?.nodeName;
+      .find((p) => p.spec?.nodeName && !p.metadata.deletionTimestamp && !scheduled(p) && claimNames(p).includes(claim.metadata.name!))?.spec?.nodeName;
   }
 
   private async provision(claim: PVCObj, sc: StorageClassObj, node: string): Promise<void> {

@@ -3,7 +3,7 @@
 
 import {
   type BindPlugin, type FilterPlugin, type Handle, type Plugin, type PostFilterPlugin,
-  type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin,
+  type PostFilterResult, type PreBindPlugin, type PreFilterPlugin, type PreScorePlugin, type QueueSortPlugin, type ReservePlugin,
   type ScorePlugin,
 } from '../interfaces.js';
 import { podKey, podPriority, type Pod } from '../types.js';
@@ -43,6 +43,7 @@ export class Framework {
   readonly preScore: PreScorePlugin[] = [];
   readonly score: { plugin: ScorePlugin; weight: number }[] = [];
   readonly reserve: ReservePlugin[] = [];
+  readonly preBind: PreBindPlugin[] = [];
   readonly bind: BindPlugin[] = [];
   /** Per-position answers of the node-static filters, for the cycle's filter loop (schedule-pod.ts). */
   readonly staticVerdicts = new StaticVerdictTables();
@@ -68,6 +69,7 @@ export class Framework {
       if (has(p, 'preScore')) this.preScore.push(p as PreScorePlugin);
       if (has(p, 'score')) this.score.push({ plugin: p as ScorePlugin, weight: e.weight || 1 });
       if (has(p, 'reserve', 'unreserve')) this.reserve.push(p as ReservePlugin);
+      if (has(p, 'preBind')) this.preBind.push(p as PreBindPlugin);
       if (has(p, 'bind')) this.bind.push(p as BindPlugin);
     }
   }
@@ -227,6 +229,22 @@ export class Framework {
   /** Undoes reservations in reverse order (RunReservePluginsUnreserve). */
   runUnreservePlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (let i = this.reserve.length - 1; i >= 0; i--) this.reserve[i]!.unreserve(state, pod, nodeName);
+  }
+
+  /** Runs every PreBind plugin in order; the first that does not succeed stops the binding (RunPreBindPlugins). */
+  async runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status> {
+    for (const pl of this.preBind) {
+      let s: Status;
+      try {
+        s = await pl.preBind(state, pod, nodeName);
+      } catch (err) {
+        s = Status.error(err);
+      }
+      if (s.isSuccess() || s.isSkip()) continue;
+      if (s.isRejected()) return s.withPlugin(pl.name);
+      return new Status('Error', [`running PreBind plugin ${JSON.stringify(pl.name)}: ${s.message()}`], pl.name, s.cause);
+    }
+    return Status.SUCCESS;
   }
 
   /** The first binder that does not Skip decides. */

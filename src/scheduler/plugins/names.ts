@@ -8,6 +8,7 @@ export const names = {
   NodeAffinity: 'NodeAffinity',
   NodePorts: 'NodePorts',
   NodeResourcesFit: 'NodeResourcesFit',
+  VolumeBinding: 'VolumeBinding',
   PodTopologySpread: 'PodTopologySpread',
   InterPodAffinity: 'InterPodAffinity',
   DynamicResources: 'DynamicResources',

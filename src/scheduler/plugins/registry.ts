@@ -15,6 +15,7 @@ import * as nodeUnschedulable from './node-unschedulable/index.js';
 import * as podTopologySpread from './pod-topology-spread/index.js';
 import * as prioritySort from './priority-sort/index.js';
 import * as taintToleration from './taint-toleration/index.js';
+import * as volumeBinding from './volumebinding/index.js';
 
 export function inTreeRegistry(): Registry {
   return new Registry([
@@ -25,6 +26,7 @@ export function inTreeRegistry(): Registry {
     [nodeAffinity.NAME, nodeAffinity.create],
     [nodePorts.NAME, nodePorts.create],
     [nodeResourcesFit.NAME, nodeResourcesFit.create],
+    [volumeBinding.NAME, volumeBinding.create],
     [podTopologySpread.NAME, podTopologySpread.create],
     [interPodAffinity.NAME, interPodAffinity.create],
     [dynamicResources.NAME, dynamicResources.create],

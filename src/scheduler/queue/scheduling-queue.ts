@@ -16,7 +16,8 @@ export interface QueueOptions {
 }
 
 /** Why pods were moved: the cluster event names kube logs (framework/events.go). */
-export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodDelete' | 'AssignedPodUpdate' | 'UnschedulableTimeout' | 'ForceActivate';
+export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodDelete' | 'AssignedPodUpdate' | 'UnschedulableTimeout' | 'ForceActivate'
+  | 'PvcAdd' | 'PvcUpdate' | 'PvAdd' | 'PvUpdate' | 'StorageClassAdd' | 'StorageClassUpdate';
 
 // kube flushes leftovers from the unschedulable pool every 30 s (flushUnschedulablePodsLeftover).
 const LEFTOVER_FLUSH_MS = 30_000;
