@@ -23,6 +23,9 @@ export interface InformerOptions {
   fieldSelector?: string;
 }
 
+/** The index `list(namespace)` reads. */
+const NAMESPACE_INDEX = 'namespace';
+
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly handlers: EventHandler<T>[] = [];
@@ -34,7 +37,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   private lastRV = '';
   private failures = 0;
 
-  constructor(private readonly opts: InformerOptions) {}
+  constructor(private readonly opts: InformerOptions) {
+    // Controllers list one namespace at a time: keep that index from the start (client-go's NamespaceIndex).
+    this.addIndexer(NAMESPACE_INDEX, (o) => [o.metadata.namespace ?? '']);
+  }
 
   get resource(): ResourceType {
     return this.opts.resource;
@@ -63,10 +69,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.items.get(key);
   }
 
-  /** Every cached object, optionally only one namespace's. */
+  /** Every cached object, optionally only one namespace's (through the namespace index, not a scan). */
   list(namespace?: string): T[] {
-    const all = [...this.items.values()];
-    return namespace === undefined ? all : all.filter((o) => (o.metadata.namespace ?? '') === namespace);
+    if (namespace === undefined) return [...this.items.values()];
+    return this.byIndex(NAMESPACE_INDEX, namespace);
   }
 
   hasSynced(): boolean {
@@ -188,8 +194,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
     this.items.set(key, obj);
     for (const { fn, index } of this.indexers.values()) {
-      if (old) for (const v of fn(old)) index.get(v)?.delete(key);
-      for (const v of fn(obj)) addTo(index, v, key);
+      // Only values that changed move: an object keeps its place in an index entry it stays in (list order).
+      const now = fn(obj);
+      if (old) for (const v of fn(old)) if (!now.includes(v)) index.get(v)?.delete(key);
+      for (const v of now) addTo(index, v, key);
     }
     for (const h of this.handlers) {
       try {

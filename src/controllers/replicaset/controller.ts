@@ -21,6 +21,10 @@ import { podsToDelete } from './rank.js';
 import { createPodsInBatches, deletePods, type PodControl } from '../util/pod-control.js';
 import { calculateStatus } from './status.js';
 
+/** Pods by their controller's UID (orphans under ORPHAN): what a ReplicaSet may own or adopt. */
+const CONTROLLER_UID_INDEX = 'replicaset-controller-uid';
+const ORPHAN = '';
+
 export const NAME = 'replicaset-controller';
 /** The event source kube-controller-manager uses for this controller. */
 export const COMPONENT = 'replicaset-controller';
@@ -66,6 +70,7 @@ export class ReplicaSetController extends QueueController {
     this.expectations = new Expectations(opts.clock);
     this.rsInformer = opts.informers.for<ReplicaSetObj>(flavor.resource);
     this.podInformer = opts.informers.for<PodObj>(R.pods);
+    this.podInformer.addIndexer(CONTROLLER_UID_INDEX, (p) => [getControllerOf(p)?.uid ?? ORPHAN]);
     this.rsInformer.addHandler({
       add: (rs) => this.queue.add(objectKey(rs)),
       update: (_old, rs) => this.queue.add(objectKey(rs)),
@@ -154,8 +159,13 @@ export class ReplicaSetController extends QueueController {
     }
     const rs = clone(cached);
     const needsSync = this.expectations.satisfied(key) && !rs.metadata.deletionTimestamp;
-    const active = this.podInformer.list(namespace).filter(isPodActive);
-    const pods = await this.claimPods(rs, active);
+    // Only this ReplicaSet's pods and the namespace's orphans can be claimed: read them from the owner index
+    // instead of every pod of the namespace, so a sync costs what the ReplicaSet has, not what the namespace has.
+    const candidates = [
+      ...this.podInformer.byIndex(CONTROLLER_UID_INDEX, rs.metadata.uid ?? ''),
+      ...this.podInformer.byIndex(CONTROLLER_UID_INDEX, ORPHAN).filter((p) => p.metadata.namespace === namespace),
+    ];
+    const pods = await this.claimPods(rs, candidates.filter(isPodActive));
 
     let manageErr: unknown;
     if (needsSync) {
@@ -231,8 +241,7 @@ export class ReplicaSetController extends QueueController {
     const siblings = owner
       ? this.rsInformer.list(rs.metadata.namespace).filter((r) => getControllerOf(r)?.uid === owner.uid)
       : [rs];
-    const uids = new Set(siblings.map((r) => r.metadata.uid));
-    return this.podInformer.list(rs.metadata.namespace).filter((p) => isPodActive(p) && uids.has(getControllerOf(p)?.uid));
+    return siblings.flatMap((r) => this.podInformer.byIndex(CONTROLLER_UID_INDEX, r.metadata.uid ?? '')).filter(isPodActive);
   }
 
   private async updateStatus(rs: ReplicaSetObj, pods: PodObj[]): Promise<void> {

@@ -5,14 +5,23 @@ import { labelSelectorAsSelector, SelectorError, selectorFromSet, type Selector 
 
 type Labels = Record<string, string> | undefined;
 
+/** Parsed selectors by the selector object: informer objects are shared and read-only, so one parse per version. */
+const parsed = new WeakMap<LabelSelector, Selector | null>();
+
 /** A selector that cannot be converted selects nothing, as a conversion error does in kube's controllers. */
 function asSelector(sel: LabelSelector | undefined): Selector | undefined {
-  try {
-    return labelSelectorAsSelector(sel);
-  } catch (err) {
-    if (err instanceof SelectorError) return undefined;
-    throw err;
+  if (sel) {
+    const hit = parsed.get(sel);
+    if (hit !== undefined) return hit ?? undefined;
   }
+  let out: Selector | undefined;
+  try {
+    out = labelSelectorAsSelector(sel);
+  } catch (err) {
+    if (!(err instanceof SelectorError)) throw err;
+  }
+  if (sel) parsed.set(sel, out ?? null);
+  return out;
 }
 
 /**
