@@ -1,5 +1,5 @@
 // The Deployment controller (pkg/controller/deployment/deployment_controller.go): claims ReplicaSets by selector and
-// owner reference, then runs the paused/scaling/rollout sync that fits.
+// owner reference, then runs the paused/rollback/scaling/rollout sync that fits.
 
 import { objectKey, splitKey } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
@@ -11,9 +11,10 @@ import { adoptPatch, getControllerOf, newControllerRef, releasePatch } from '../
 import { selectorMatches, selectsEverything } from '../util/selector.js';
 import { clone, type DeploymentObj, type PodObj, type ReplicaSetObj } from '../util/types.js';
 import { rolloutRecreate } from './recreate.js';
+import { rollback } from './rollback.js';
 import { rolloutRolling } from './rolling.js';
 import { DeploymentSync } from './sync.js';
-import { withDefaults } from './util.js';
+import { rollbackTo, withDefaults } from './util.js';
 
 export const NAME = 'deployment-controller';
 export const COMPONENT = 'deployment-controller';
@@ -97,7 +98,10 @@ export class DeploymentController extends QueueController {
       return s.syncStatus(newRS ? [...oldRSs, newRS] : oldRSs, newRS);
     }
     await s.checkPausedConditions();
-    if (s.d.spec.paused || await s.isScalingEvent(rsList)) return this.sync(s, rsList);
+    if (s.d.spec.paused) return this.sync(s, rsList);
+    // Rollback is not re-entrant: nothing else runs until the request is cleared (syncDeployment).
+    if (rollbackTo(s.d) !== undefined) return rollback(s, rsList);
+    if (await s.isScalingEvent(rsList)) return this.sync(s, rsList);
     if (s.d.spec.strategy?.type === 'Recreate') {
       const { namespace } = splitKey(key);
       return rolloutRecreate(s, rsList, this.podInformer.list(namespace));
@@ -109,7 +113,8 @@ export class DeploymentController extends QueueController {
   private async sync(s: DeploymentSync, rsList: ReplicaSetObj[]): Promise<void> {
     const { newRS, oldRSs } = await s.allReplicaSets(rsList, false);
     await s.scale(newRS, oldRSs);
-    if (s.d.spec.paused) await s.cleanup(oldRSs);
+    // A pending rollback may still need the old ReplicaSets it points at (sync).
+    if (s.d.spec.paused && rollbackTo(s.d) === undefined) await s.cleanup(oldRSs);
     // Re-read sizes after scaling so status counts the ReplicaSets as written.
     const fresh = (rs: ReplicaSetObj) => this.rsInformer.get(objectKey(rs)) ?? rs;
     const all = (newRS ? [...oldRSs, newRS] : oldRSs).map(fresh);

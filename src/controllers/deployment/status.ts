@@ -111,18 +111,37 @@ export function updateProgressing(d: Defaulted, s: DeploymentStatus, newRS: Repl
   const done = s.replicas === s.updatedReplicas && cur?.reason === Reason.NewRSAvailable;
   if (done) return;
   const rsName = newRS?.metadata.name;
+  // Without a new ReplicaSet (Recreate between scale-down and create) kube names the Deployment instead.
+  const subject = rsName ? `ReplicaSet "${rsName}"` : `Deployment "${d.metadata.name}"`;
   if (isComplete(d, s)) {
-    const msg = rsName ? `ReplicaSet "${rsName}" has successfully progressed.` : 'Deployment has successfully progressed.';
+    const msg = `${subject} has successfully progressed.`;
     setCondition(s, newCondition('Progressing', 'True', Reason.NewRSAvailable, msg, now));
   } else if (isProgressing(d, s)) {
-    const msg = rsName ? `ReplicaSet "${rsName}" is progressing.` : 'Deployment is progressing.';
+    const msg = `${subject} is progressing.`;
     let c = newCondition('Progressing', 'True', Reason.ReplicaSetUpdated, msg, now);
     // Progress refreshes lastUpdateTime even when the reason stays the same, so replace rather than set.
     if (cur?.status === 'True') c = { ...c, lastTransitionTime: cur.lastTransitionTime };
     removeCondition(s, 'Progressing');
     setCondition(s, c);
   } else if (isTimedOut(d, s, now)) {
-    const msg = rsName ? `ReplicaSet "${rsName}" has timed out progressing.` : 'Deployment has timed out progressing.';
+    const msg = `${subject} has timed out progressing.`;
     setCondition(s, newCondition('Progressing', 'False', Reason.TimedOut, msg, now));
   }
+}
+
+/**
+ * ReplicaFailure copied from the ReplicaSets, the new one's first, its lastUpdateTime taken from the ReplicaSet
+ * condition's transition (progress.go getReplicaFailures, ReplicaSetToDeploymentCondition); removed when none has one.
+ */
+export function updateReplicaFailure(s: DeploymentStatus, allRSs: ReplicaSetObj[], newRS: ReplicaSetObj | undefined): void {
+  const failures = (rss: (ReplicaSetObj | undefined)[]) => rss.flatMap((rs) => (rs?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure'));
+  const found = failures([newRS])[0] ?? failures(allRSs)[0];
+  if (!found) {
+    removeCondition(s, 'ReplicaFailure');
+    return;
+  }
+  setCondition(s, {
+    type: 'ReplicaFailure', status: found.status, reason: found.reason, message: found.message,
+    lastUpdateTime: found.lastTransitionTime, lastTransitionTime: found.lastTransitionTime,
+  });
 }

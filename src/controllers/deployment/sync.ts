@@ -16,6 +16,7 @@ import { clone, type DeploymentObj, type ReplicaSetObj } from '../util/types.js'
 import { computeHash } from './hash.js';
 import {
   calculateStatus, getCondition, hasProgressDeadline, isComplete, newCondition, Reason, setCondition, updateProgressing,
+  updateReplicaFailure,
 } from './status.js';
 import {
   activeOnly, byRevision, bySizeNewer, bySizeOlder, DESIRED_REPLICAS, equalIgnoreHash, findActiveOrLatest, findNewReplicaSet,
@@ -39,6 +40,15 @@ export class DeploymentSync {
 
   private get ns(): string {
     return this.d.metadata.namespace!;
+  }
+
+  get client(): Client {
+    return this.deps.client;
+  }
+
+  /** An event on the Deployment. */
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.deps.recorder.event(this.d, type, reason, message);
   }
 
   // ---- status writes ----
@@ -250,6 +260,7 @@ export class DeploymentSync {
     const now = this.deps.clock.now();
     const s = calculateStatus(allRSs, newRS, this.d, now);
     updateProgressing(this.d, s, newRS, now);
+    updateReplicaFailure(s, allRSs, newRS);
     if (!s.conditions?.length) delete s.conditions;
     if (sameStatus(this.d.status, s)) {
       this.requeueStuck(s);

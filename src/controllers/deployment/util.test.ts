@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeDeployment, makeRS } from '../testing/builders.js';
-import { equalIgnoreHash, findActiveOrLatest, maxSurge, maxUnavailable, resolveFenceposts, setNewReplicaSetAnnotations, withDefaults } from './util.js';
+import {
+  equalIgnoreHash, findActiveOrLatest, lastRevision, maxSurge, maxUnavailable, resolveFenceposts, rollbackTo, setFromReplicaSet,
+  setNewReplicaSetAnnotations, withDefaults,
+} from './util.js';
 
 describe('resolveFenceposts', () => {
   const cases: [number | string, number | string, number, [number, number]][] = [
@@ -52,5 +55,42 @@ describe('deployment helpers', () => {
     assert.equal(findActiveOrLatest(undefined, [old1, old2])?.metadata.name, 'b');
     assert.equal(findActiveOrLatest(undefined, [old1, active])?.metadata.name, 'c');
     assert.equal(findActiveOrLatest(mk('n', 1, '2026-01-03T00:00:00Z'), [active]), undefined);
+  });
+});
+
+describe('rollback helpers (rollback.go, deployment_util.go)', () => {
+  const rev = (name: string, r: string) => {
+    const rs = makeRS(name, 0, { app: 'web' });
+    rs.metadata.annotations = { 'deployment.kubernetes.io/revision': r };
+    return rs;
+  };
+  it('lastRevision is the second highest revision', () => {
+    assert.equal(lastRevision([rev('a', '3'), rev('b', '7'), rev('c', '5')]), 5);
+    assert.equal(lastRevision([rev('a', '4')]), 0);
+    assert.equal(lastRevision([rev('a', '2'), rev('b', 'x'), rev('c', '1')]), 1);
+  });
+  it('rollbackTo reads the annotation as an integer, ignoring anything else', () => {
+    const d = makeDeployment('web', 1, { app: 'web' });
+    assert.equal(rollbackTo(d), undefined);
+    for (const [v, want] of [['0', 0], ['12', 12], ['', undefined], ['two', undefined], ['1.5', undefined]] as const) {
+      d.metadata.annotations = { 'deprecated.deployment.rollback.to': v };
+      assert.equal(rollbackTo(d), want, v);
+    }
+  });
+  it('setFromReplicaSet takes the template without the hash and the ReplicaSet annotations, keeping skipped ones', () => {
+    const d = makeDeployment('web', 1, { app: 'web' }, 'nginx:2');
+    d.metadata.annotations = {
+      'kubernetes.io/change-cause': 'two', owner: 'a', 'deployment.kubernetes.io/revision': '2',
+      'kubectl.kubernetes.io/last-applied-configuration': '{}', 'deprecated.deployment.rollback.to': '1',
+    };
+    const rs = makeRS('web-1', 0, { app: 'web', 'pod-template-hash': 'h1' });
+    rs.spec!.template!.metadata = { labels: { app: 'web', 'pod-template-hash': 'h1' }, annotations: { note: 'x' } };
+    rs.metadata.annotations = { 'kubernetes.io/change-cause': 'one', 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '1' };
+    setFromReplicaSet(d, rs);
+    assert.deepEqual(d.spec!.template.metadata, { labels: { app: 'web' }, annotations: { note: 'x' } });
+    assert.deepEqual(d.metadata.annotations, {
+      'deployment.kubernetes.io/revision': '2', 'kubectl.kubernetes.io/last-applied-configuration': '{}',
+      'deprecated.deployment.rollback.to': '1', 'kubernetes.io/change-cause': 'one',
+    });
   });
 });

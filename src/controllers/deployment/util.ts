@@ -10,10 +10,12 @@ export const REVISION_HISTORY = 'deployment.kubernetes.io/revision-history';
 export const DESIRED_REPLICAS = 'deployment.kubernetes.io/desired-replicas';
 export const MAX_REPLICAS = 'deployment.kubernetes.io/max-replicas';
 export const HASH_LABEL = 'pod-template-hash';
-/** Deployment annotations never copied to ReplicaSets (annotationsToSkip). */
+/** What apps/v1 keeps of the removed spec.rollbackTo: the revision to roll back to, 0 for the previous one. */
+export const ROLLBACK_TO = 'deprecated.deployment.rollback.to';
+/** Deployment annotations never copied to ReplicaSets, nor back on rollback (annotationsToSkip). */
 const SKIP_ANNOTATIONS = new Set([
   'kubectl.kubernetes.io/last-applied-configuration', REVISION, REVISION_HISTORY, DESIRED_REPLICAS, MAX_REPLICAS,
-  'deprecated.deployment.rollback.to',
+  ROLLBACK_TO,
 ]);
 /** Revision history kept on a ReplicaSet is capped at this many characters (maxRevHistoryLengthInChars). */
 const MAX_REV_HISTORY_CHARS = 2000;
@@ -89,6 +91,40 @@ export function revisionOf(obj: { metadata: { annotations?: Record<string, strin
 
 export function maxRevision(rss: ReplicaSetObj[]): number {
   return Math.max(0, ...rss.map(revisionOf));
+}
+
+/** The second-highest revision: the one before the current (LastRevision); 0 when there is none. */
+export function lastRevision(rss: ReplicaSetObj[]): number {
+  let max = 0, second = 0;
+  for (const rs of rss) {
+    const v = revisionOf(rs);
+    if (v >= max) [second, max] = [max, v];
+    else if (v > second) second = v;
+  }
+  return second;
+}
+
+/** The revision asked for by the deprecated rollback annotation; undefined when absent or not an integer (getRollbackTo). */
+export function rollbackTo(d: DeploymentObj): number | undefined {
+  const v = d.metadata.annotations?.[ROLLBACK_TO];
+  if (!v || !/^[+-]?\d+$/.test(v)) return undefined;
+  return Number(v);
+}
+
+/**
+ * Points the Deployment back at a ReplicaSet: its template without the hash label (SetFromReplicaSetTemplate), and
+ * its annotations in place of the Deployment's own, keeping only those never copied (SetDeploymentAnnotationsTo).
+ */
+export function setFromReplicaSet(d: DeploymentObj, rs: ReplicaSetObj): void {
+  const template = structuredClone(rs.spec?.template ?? {});
+  if (template.metadata?.labels) {
+    delete template.metadata.labels[HASH_LABEL];
+    if (!Object.keys(template.metadata.labels).length) delete template.metadata.labels;
+  }
+  d.spec = { ...d.spec!, template };
+  const kept = Object.entries(d.metadata.annotations ?? {}).filter(([k]) => SKIP_ANNOTATIONS.has(k));
+  const copied = Object.entries(rs.metadata.annotations ?? {}).filter(([k]) => !SKIP_ANNOTATIONS.has(k));
+  d.metadata.annotations = Object.fromEntries([...kept, ...copied]);
 }
 
 /** Templates equal apart from the pod-template-hash label, treating empty and absent maps/lists alike. */
