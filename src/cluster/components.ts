@@ -65,6 +65,8 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
     const cm = new ControllerManager({
       client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
+      // A burst of pod status changes (thousands of pods starting) is one ReplicaSet sync per 100 ms, not one per pod.
+      podEventBatchMs: 100,
       recorder: (component) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();

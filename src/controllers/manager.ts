@@ -47,6 +47,8 @@ export interface ControllerContext {
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** --horizontal-pod-autoscaler-sync-period and the HPA controller's other settings. */
   podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
+  /** How long the ReplicaSet controllers gather pod events into one sync (0: none). */
+  podEventBatchMs?: number;
 }
 
 export interface ControllerDescriptor {
@@ -145,6 +147,8 @@ export interface ControllerManagerOptions {
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** Settings of the horizontal pod autoscaler (e.g. --horizontal-pod-autoscaler-sync-period). */
   podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
+  /** How long the ReplicaSet controllers gather pod events into one sync (0: none, the default). */
+  podEventBatchMs?: number;
 }
 
 export class ControllerManager {
@@ -159,7 +163,7 @@ export class ControllerManager {
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
       recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
-      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler,
+      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler, podEventBatchMs: opts.podEventBatchMs,
     };
     // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
     const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA);

@@ -49,11 +49,19 @@ export const REPLICA_SET_FLAVOR: ReplicaSetFlavor = {
   name: NAME, resource: R.replicasets, apiVersion: 'apps/v1', kind: 'ReplicaSet', selector: (rs) => rs.spec?.selector,
 };
 
-export type ReplicaSetControllerOptions = RecordingControllerOptions & { flavor?: ReplicaSetFlavor };
+export type ReplicaSetControllerOptions = RecordingControllerOptions & {
+  flavor?: ReplicaSetFlavor;
+  /**
+   * How long pod events for one ReplicaSet are gathered into one sync (0: each event queues at once). A burst of
+   * pod status changes then costs one sync over the ReplicaSet's pods, not one per pod (issue 11).
+   */
+  podEventBatchMs?: number;
+};
 
 export class ReplicaSetController extends QueueController {
   readonly name: string;
   private readonly flavor: ReplicaSetFlavor;
+  private readonly podEventBatchMs: number;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly rsInformer: Informer<ReplicaSetObj>;
@@ -65,6 +73,7 @@ export class ReplicaSetController extends QueueController {
     super(opts.clock, opts.logger.child(flavor.name), opts.workers ?? 5);
     this.flavor = flavor;
     this.name = flavor.name;
+    this.podEventBatchMs = opts.podEventBatchMs ?? 0;
     this.client = opts.client;
     this.recorder = opts.recorder;
     this.expectations = new Expectations(opts.clock);
@@ -112,9 +121,9 @@ export class ReplicaSetController extends QueueController {
     const key = this.ownerKey(pod);
     if (key) {
       this.expectations.creationObserved(key);
-      this.queue.add(key);
+      this.enqueueForPod(key);
     } else if (!getControllerOf(pod)) {
-      for (const k of this.matchingKeys(pod)) this.queue.add(k);
+      for (const k of this.matchingKeys(pod)) this.enqueueForPod(k);
     }
   }
 
@@ -127,25 +136,31 @@ export class ReplicaSetController extends QueueController {
     const oldRef = getControllerOf(old), ref = getControllerOf(pod);
     if (oldRef && oldRef.uid !== ref?.uid) {
       const k = this.ownerKey(old);
-      if (k) this.queue.add(k);
+      if (k) this.enqueueForPod(k);
     }
     const key = this.ownerKey(pod);
     if (key) {
-      this.queue.add(key);
+      this.enqueueForPod(key);
       // Re-check once the pod has been ready for minReadySeconds, when it becomes available.
       const rs = this.rsInformer.get(key);
       const minReady = rs?.spec?.minReadySeconds ?? 0;
       if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(key, minReady * 1000 + 1);
     } else if (!ref) {
-      for (const k of this.matchingKeys(pod)) this.queue.add(k);
+      for (const k of this.matchingKeys(pod)) this.enqueueForPod(k);
     }
+  }
+
+  /** A pod of this ReplicaSet changed: sync it, gathering a burst of such events into one sync. */
+  private enqueueForPod(key: string): void {
+    if (this.podEventBatchMs > 0) this.queue.addAfter(key, this.podEventBatchMs);
+    else this.queue.add(key);
   }
 
   private podDeleted(pod: PodObj): void {
     const key = this.ownerKey(pod);
     if (!key) return;
     this.expectations.deletionObserved(key, objectKey(pod));
-    this.queue.add(key);
+    this.enqueueForPod(key);
   }
 
   // ---- reconcile ----
