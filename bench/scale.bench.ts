@@ -1,0 +1,93 @@
+// Scale as a user sees it (issue 11): `winkube up` with a fleet file of N Linux nodes, then `kubectl create deployment`
+// of P pause pods, timed until every pod is Ready; meanwhile a `get` of one object every 100 ms over HTTPS (its
+// latency and failures) and the winkube process's RSS. Prints a table, then one JSON line.
+// Run: npx tsc -p . && node dist/bench/scale.bench.js   (BENCH_NODES, default 1000; BENCH_PODS, default 2000)
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { HttpTransport, optionsFromKubeconfig } from '../src/client/http-transport.js';
+import { loadKubeconfig } from '../src/client/kubeconfig.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const NODES = Number(process.env.BENCH_NODES ?? 1000);
+const PODS = Number(process.env.BENCH_PODS ?? 2000);
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+}
+
+function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'winkube-scale-'));
+  const fleet = join(dir, 'fleet.yaml');
+  // 10.0.0.0/8 holds the /24 of every node (the default 10.244.0.0/16 holds 256).
+  writeFileSync(fleet, `apiVersion: winkube.io/v1alpha1\nkind: NodeFleet\naddressing: { clusterCIDR: 10.0.0.0/8 }\nnodes:\n  - { name: cp, os: linux, roles: [control-plane] }\n  - { name: node, os: linux, count: ${NODES} }\n`);
+  const kubeconfig = join(dir, 'kubeconfig');
+  const t0 = performance.now();
+  const proc: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false'], { stdio: 'ignore' });
+  try {
+    while (!existsSync(kubeconfig)) {
+      if (proc.exitCode !== null) throw new Error('winkube up exited');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const readyMs = performance.now() - t0;
+    const t = new HttpTransport(optionsFromKubeconfig(loadKubeconfig(kubeconfig)));
+    const kc = (args: string[]) => spawnSync('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
+    const start = performance.now();
+    const created = kc(['create', 'deployment', 'p', '--image=registry.k8s.io/pause:3.10', `--replicas=${PODS}`]);
+    if (created.status !== 0) throw new Error(created.stderr);
+    const gets: number[] = [];
+    let failures = 0;
+    let peakRss = 0;
+    let done = false;
+    const probe = (async () => {
+      while (!done) {
+        const g0 = performance.now();
+        try {
+          const res = await t.request({ method: 'GET', path: '/api/v1/namespaces/default/services/kubernetes' });
+          if (res.status !== 200) failures++;
+          gets.push(performance.now() - g0);
+        } catch {
+          failures++;
+        }
+        peakRss = Math.max(peakRss, rssMB(proc.pid!));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    let ready = 0;
+    while (ready < PODS) {
+      if (performance.now() - start > 900_000) throw new Error(`only ${ready}/${PODS} pods ready after 15 minutes`);
+      await new Promise((r) => setTimeout(r, 250));
+      const res = await t.request({ method: 'GET', path: '/apis/apps/v1/namespaces/default/deployments/p' }).catch(() => undefined);
+      ready = (res?.body as { status?: { readyReplicas?: number } } | undefined)?.status?.readyReplicas ?? ready;
+    }
+    const allReadyMs = performance.now() - start;
+    done = true;
+    await probe;
+    t.close();
+    const result = {
+      nodes: NODES + 1, pods: PODS, nodesReadyMs: Math.round(readyMs), podsReadyMs: Math.round(allReadyMs),
+      podsPerSecond: Math.round(PODS / (allReadyMs / 1000)), getP50Ms: +pct(gets, 50).toFixed(1), getP99Ms: +pct(gets, 99).toFixed(1),
+      getFailures: failures, peakRssMB: Math.round(peakRss),
+    };
+    console.log(`scale: ${result.nodes} nodes, a Deployment of ${PODS} pause pods`);
+    console.log(`  winkube up → every node Ready           ${result.nodesReadyMs} ms`);
+    console.log(`  create deployment → every pod Ready     ${result.podsReadyMs} ms  (${result.podsPerSecond} pods/s)`);
+    console.log(`  get of one object meanwhile             p50 ${result.getP50Ms} ms  p99 ${result.getP99Ms} ms  (${failures} failed)`);
+    console.log(`  peak RSS of winkube                     ${result.peakRssMB} MB`);
+    console.log(JSON.stringify({ bench: 'scale', ...result }));
+  } finally {
+    proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
