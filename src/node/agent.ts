@@ -160,11 +160,18 @@ export class NodeAgent {
     // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
     // flanneld's kube subnet manager on every node follows the other nodes' leases (RemoteSubnetRoutes, host routes).
     const nodes = this.informers.for(R.nodes);
+    // Only a changed lease reaches the kubelets: Node status updates (heartbeats) leave it as it was, and telling every
+    // kubelet about every Node update would cost nodes × updates.
+    const seen = new Map<string, string>();
     const peer = (o: KubeObject, gone = false) => {
       const n = o as unknown as Node;
       const name = n.metadata?.name;
       if (!name) return;
       const lease = gone ? undefined : leaseOf(n);
+      const text = lease ? JSON.stringify(lease) : '';
+      if (seen.get(name) === text && !gone) return;
+      if (gone) seen.delete(name);
+      else seen.set(name, text);
       for (const k of this.kubelets.values()) k.nodeNetwork.peerLease(name, lease);
     };
     nodes.addHandler({ add: (o) => peer(o), update: (_old, o) => peer(o), delete: (o) => peer(o, true) });
