@@ -51,8 +51,8 @@ function proxyConfig(profile: NodeProfile, nodeNetwork: NodeNetwork): KubeProxyP
 
 export class KubeletNodeNet {
   readonly node: NodeNet;
-  private readonly announced = new Map<string, string>();
-  private readonly announcedV6 = new Map<string, string>();
+  /** The pods this kubelet has put in the model, by pod key (each under its address, and its IPv6 one if any). */
+  private readonly announced = new Map<string, PodNet>();
 
   constructor(private readonly o: NodeNetOptions) {
     const p = o.profile;
@@ -95,30 +95,21 @@ export class KubeletNodeNet {
   /** The pod's sandbox has its address: flows can reach it. */
   podUp(rec: PodRuntime): void {
     const ip = rec.podIP;
-    if (!ip || sandboxJoinsHostNetwork(this.o.profile, rec.pod) || this.announced.get(rec.key) === ip) return;
-    this.announced.set(rec.key, ip);
+    if (!ip || sandboxJoinsHostNetwork(this.o.profile, rec.pod) || this.announced.get(rec.key)?.ip === ip) return;
     const pod: PodNet = {
       ip, ipv6: rec.podIPv6, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
       hostPorts: (rec.pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ hostPort: p.hostPort!, containerPort: p.containerPort, protocol: p.protocol ?? 'TCP' }))),
       listenerAt: (port, protocol) => podListener(rec, port, protocol, (c) => this.o.listeners(c)),
     };
-    this.o.model.setPod(ip, pod);
-    if (pod.ipv6) {
-      this.o.model.setPod(pod.ipv6, pod);
-      this.announcedV6.set(rec.key, pod.ipv6);
-    }
+    this.announced.set(rec.key, pod);
+    for (const a of [pod.ip, pod.ipv6]) if (a) this.o.model.setPod(a, pod);
   }
 
   podDown(rec: PodRuntime): void {
-    const ip = this.announced.get(rec.key);
-    if (!ip) return;
+    const pod = this.announced.get(rec.key);
+    if (!pod) return;
     this.announced.delete(rec.key);
-    this.o.model.setPod(ip, undefined);
-    const v6 = this.announcedV6.get(rec.key);
-    if (v6) {
-      this.announcedV6.delete(rec.key);
-      this.o.model.setPod(v6, undefined);
-    }
+    for (const a of [pod.ip, pod.ipv6]) if (a) this.o.model.setPod(a, undefined);
   }
 
   /** A container's network calls, as flows from its pod (or its node, with the host's network). */

@@ -63,9 +63,7 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
 
   // 1. The source node's kube-proxy translates Service frontends.
   if (srcNode && flow.protocol !== 'ICMP') {
-    const r = srcNode.winkernel
-      ? windowsServiceHop(net, srcNode, flow, step, fromHost, hops, end, peek)
-      : linuxServiceHop(net, srcNode, flow, step, fromHost, hops, end, peek);
+    const r = serviceHop(net, srcNode, flow, step, fromHost, hops, end, peek);
     if (r && 'done' in r) return r.done;
     if (r) step = r.next;
   }
@@ -84,9 +82,7 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
     } else if (receiver && receiver !== srcNode) {
       // Node addresses are on the node network: no pod-network route is involved in getting there.
       if (srcNode) hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is reached on the node network through ${receiver.name}` });
-      const r = receiver.winkernel
-        ? windowsServiceHop(net, receiver, flow, step, false, hops, end, peek)
-        : linuxServiceHop(net, receiver, flow, step, false, hops, end, peek);
+      const r = serviceHop(net, receiver, flow, step, false, hops, end, peek);
       if (r && 'done' in r) return r.done;
       if (r) {
         step = r.next;
@@ -158,6 +154,13 @@ function deliver(net: ClusterNetwork, flow: Flow, step: Step, at: PodNet | { nod
   }
   hops.push({ at: label, rule: `${listener.program} accepts on ${step.port}/${flow.protocol} (client address ${step.seenSource})` });
   return end('delivered', undefined, { ...extra, target: { ...extra.target!, listener } });
+}
+
+/** The node's Service translation: HNS load balancers where kube-proxy winkernel runs, else the iptables/OVN rules. */
+function serviceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step: Step, fromHost: boolean, hops: Hop[], end: End, peek: boolean): HopResult {
+  return node.winkernel
+    ? windowsServiceHop(net, node, flow, step, fromHost, hops, end, peek)
+    : linuxServiceHop(net, node, flow, step, fromHost, hops, end, peek);
 }
 
 /** kube-proxy winkernel: an HNS load balancer on the node catches the frontend (or nothing does). */
