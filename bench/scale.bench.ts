@@ -1,6 +1,7 @@
 // Scale as a user sees it (issue 11): `winkube up` with a fleet file of N Linux nodes, then `kubectl create deployment`
 // of P pause pods, timed until every pod is Ready; meanwhile a `get` of one object every 100 ms over HTTPS (its
-// latency and failures) and the winkube process's RSS. Prints a table, then one JSON line.
+// latency and failures), the API server's event loop delay and CPU (its /metrics) and the winkube process's RSS.
+// Prints a table, then one JSON line.
 // Run: npx tsc -p . && node dist/bench/scale.bench.js   (BENCH_NODES, default 1000; BENCH_PODS, default 2000)
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { HttpTransport, optionsFromKubeconfig } from '../src/client/http-transport.js';
 import { loadKubeconfig } from '../src/client/kubeconfig.js';
+import { parseBuckets, quantileBetween } from '../src/apiserver/process-metrics.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
     const readyMs = performance.now() - t0;
     const t = new HttpTransport(optionsFromKubeconfig(loadKubeconfig(kubeconfig)));
     const kc = (args: string[]) => spawnSync('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
+    // The API server's own /metrics: event loop delay buckets and CPU seconds, read before and after.
+    const scrape = async () => String((await t.request({ method: 'GET', path: '/metrics' })).body);
+    const cpuOf = (text: string) => Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? 0);
+    const before = await scrape();
     const start = performance.now();
     const created = kc(['create', 'deployment', 'p', '--image=registry.k8s.io/pause:3.10', `--replicas=${PODS}`]);
     if (created.status !== 0) throw new Error(created.stderr);
@@ -72,16 +78,23 @@ async function main(): Promise<void> {
     const allReadyMs = performance.now() - start;
     done = true;
     await probe;
+    const after = await scrape();
     t.close();
+    const loopBefore = parseBuckets(before, 'winkube_event_loop_delay_seconds');
+    const loopAfter = parseBuckets(after, 'winkube_event_loop_delay_seconds');
     const result = {
       nodes: NODES + 1, pods: PODS, nodesReadyMs: Math.round(readyMs), podsReadyMs: Math.round(allReadyMs),
       podsPerSecond: Math.round(PODS / (allReadyMs / 1000)), getP50Ms: +pct(gets, 50).toFixed(1), getP99Ms: +pct(gets, 99).toFixed(1),
       getFailures: failures, peakRssMB: Math.round(peakRss),
+      loopDelayP99Ms: quantileBetween(loopBefore, loopAfter, 0.99) * 1000, loopDelayMaxMs: quantileBetween(loopBefore, loopAfter, 1) * 1000,
+      coresUsed: +((cpuOf(after) - cpuOf(before)) / (allReadyMs / 1000)).toFixed(2),
     };
     console.log(`scale: ${result.nodes} nodes, a Deployment of ${PODS} pause pods`);
     console.log(`  winkube up → every node Ready           ${result.nodesReadyMs} ms`);
     console.log(`  create deployment → every pod Ready     ${result.podsReadyMs} ms  (${result.podsPerSecond} pods/s)`);
     console.log(`  get of one object meanwhile             p50 ${result.getP50Ms} ms  p99 ${result.getP99Ms} ms  (${failures} failed)`);
+    console.log(`  event loop delay meanwhile (bucket ≤)   p99 ${result.loopDelayP99Ms} ms  max ${result.loopDelayMaxMs} ms`);
+    console.log(`  CPU of winkube meanwhile                ${result.coresUsed} cores`);
     console.log(`  peak RSS of winkube                     ${result.peakRssMB} MB`);
     console.log(JSON.stringify({ bench: 'scale', ...result }));
   } finally {

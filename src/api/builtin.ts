@@ -45,7 +45,7 @@ const DECLS: Decl[] = [
   core('Endpoints', 'endpoints', { shortNames: ['ep'], singular: 'endpoints' }),
   core('ConfigMap', 'configmaps', { shortNames: ['cm'] }),
   core('Secret', 'secrets'),
-  core('ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
+  core('ServiceAccount', 'serviceaccounts', { shortNames: ['sa'], subresources: { extra: ['token'] } }),
   core('Event', 'events', { shortNames: ['ev'] }),
   core('LimitRange', 'limitranges', { shortNames: ['limits'] }),
   core('ResourceQuota', 'resourcequotas', { shortNames: ['quota'], subresources: { status: true } }),
@@ -96,6 +96,10 @@ const DECLS: Decl[] = [
     definition: 'io.k8s.api.coordination.v1.Lease',
   },
   {
+    group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest', plural: 'certificatesigningrequests', namespaced: false,
+    shortNames: ['csr'], subresources: { status: true, extra: ['approval'] }, definition: 'io.k8s.api.certificates.v1.CertificateSigningRequest',
+  },
+  {
     group: 'node.k8s.io', version: 'v1', kind: 'RuntimeClass', plural: 'runtimeclasses', namespaced: false,
     definition: 'io.k8s.api.node.v1.RuntimeClass',
   },
@@ -118,8 +122,70 @@ const DECLS: Decl[] = [
     shortNames: ['sc'], definition: 'io.k8s.api.storage.v1.StorageClass',
   },
   {
+    group: 'storage.k8s.io', version: 'v1', kind: 'VolumeAttachment', plural: 'volumeattachments', namespaced: false,
+    subresources: { status: true }, definition: 'io.k8s.api.storage.v1.VolumeAttachment',
+  },
+  {
+    group: 'storage.k8s.io', version: 'v1', kind: 'CSIDriver', plural: 'csidrivers', namespaced: false,
+    definition: 'io.k8s.api.storage.v1.CSIDriver',
+  },
+  {
+    group: 'storage.k8s.io', version: 'v1', kind: 'CSINode', plural: 'csinodes', namespaced: false,
+    definition: 'io.k8s.api.storage.v1.CSINode',
+  },
+  {
+    group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions',
+    namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: { status: true },
+    definition: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+  },
+  {
     group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', plural: 'priorityclasses', namespaced: false,
     shortNames: ['pc'], definition: 'io.k8s.api.scheduling.v1.PriorityClass',
+  },
+  // RBAC (pkg/registry/rbac): Roles and ClusterRoles print with the default table, as kube prints them.
+  ...(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as const).map((kind): Decl => ({
+    group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural: `${kind.toLowerCase()}s`, namespaced: !kind.startsWith('Cluster'),
+    definition: `io.k8s.api.rbac.v1.${kind}`,
+  })),
+  {
+    group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations',
+    namespaced: false, categories: ['api-extensions'], definition: 'io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration',
+  },
+  {
+    group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations',
+    namespaced: false, categories: ['api-extensions'], definition: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
+  },
+  // ValidatingAdmissionPolicy is GA in 1.30 (admissionregistration.k8s.io/v1); MutatingAdmissionPolicy (alpha/beta,
+  // off by default through 1.33) is not served.
+  {
+    group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicy', plural: 'validatingadmissionpolicies',
+    namespaced: false, categories: ['api-extensions'], subresources: { status: true },
+    definition: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy',
+  },
+  {
+    group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding', plural: 'validatingadmissionpolicybindings',
+    namespaced: false, categories: ['api-extensions'], definition: 'io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding',
+  },
+  // The rest of a default 1.33 cluster's `kubectl api-resources` (networking, flowcontrol, podtemplates, CSI capacity).
+  core('PodTemplate', 'podtemplates'),
+  ...([['NetworkPolicy', 'networkpolicies', true, ['netpol'], false], ['Ingress', 'ingresses', true, ['ing'], true],
+    ['IngressClass', 'ingressclasses', false, [], false], ['IPAddress', 'ipaddresses', false, ['ip'], false],
+    ['ServiceCIDR', 'servicecidrs', false, [], true]] as const).map(([kind, plural, namespaced, shortNames, status]): Decl => ({
+    group: 'networking.k8s.io', version: 'v1', kind, plural, namespaced, ...(shortNames.length ? { shortNames: [...shortNames] } : {}),
+    ...(status ? { subresources: { status: true } } : {}), definition: `io.k8s.api.networking.v1.${kind}`,
+  })),
+  ...(['FlowSchema', 'PriorityLevelConfiguration'] as const).map((kind): Decl => ({
+    group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind, plural: `${kind.toLowerCase()}s`, namespaced: false,
+    subresources: { status: true }, definition: `io.k8s.api.flowcontrol.v1.${kind}`,
+  })),
+  {
+    group: 'storage.k8s.io', version: 'v1', kind: 'CSIStorageCapacity', plural: 'csistoragecapacities', namespaced: true,
+    definition: 'io.k8s.api.storage.v1.CSIStorageCapacity',
+  },
+  // kube-aggregator's own group (src/apiserver/aggregator serves what the objects say).
+  {
+    group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService', plural: 'apiservices', namespaced: false,
+    categories: ['api-extensions'], subresources: { status: true }, definition: 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService',
   },
 ];
 

@@ -47,6 +47,11 @@ export interface Strategy {
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): FieldError[];
   /** Field-selector fields beyond metadata.name / metadata.namespace. */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
+  /**
+   * On the first delete request, before the store decides between removing and marking the object: may add
+   * finalizers and conditions (CRDs add customresourcecleanup.apiextensions.k8s.io and Terminating).
+   */
+  prepareForDelete?(obj: KubeObject, ctx: StrategyContext): void;
   /** Whether spec changes bump metadata.generation (true for workload resources). */
   generation?: boolean;
 }
@@ -85,6 +90,15 @@ export interface ResourceDecl {
    * stored as core/v1 Events.
    */
   storedAs?: { group: string; plural: string; codec: Codec };
+  /** The kind's own OpenAPI v3 schema, for resources with no built-in definition (custom resources). */
+  openapiSchema?: Record<string, unknown>;
+  /**
+   * Unknown fields against the resource's own schema (custom resources' structural pruning): their paths, and with
+   * `prune` they are also removed from `obj`. Built-ins use their `definition` instead.
+   */
+  unknownFields?(obj: unknown, prune: boolean): string[];
+  /** Patch types the resource refuses (custom resources take no strategic merge patch). */
+  refusedPatchTypes?: readonly ('strategic')[];
 }
 
 /** Converts between a resource's API shape and the shape it is stored in. */

@@ -1,11 +1,12 @@
 // What kube-apiserver's bootstrap controllers create: the system namespaces, the `kubernetes` Service with its
 // Endpoints and EndpointSlice, and the system PriorityClasses. Idempotent, so a restart on old data is a no-op.
 
-import { isAlreadyExists, isNotFound } from '../api/errors.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client, ResourceType } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
+import { danglingCondition, FLOW_SCHEMAS, PRIORITY_LEVELS } from './bootstrap-flowcontrol.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -15,9 +16,37 @@ export interface BootstrapConfig {
   /** Address and port the API server advertises to pods (Endpoints of the `kubernetes` Service). */
   advertiseAddress: string;
   advertisePort: number;
+  /** The service CIDRs, published as the default ServiceCIDR `kubernetes` (networking.k8s.io/v1, GA in 1.33). */
+  serviceCIDRs?: string[];
 }
 
 const PRIORITY_CLASSES: ResourceType = { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false };
+const FLOW = 'flowcontrol.apiserver.k8s.io';
+const FLOW_SCHEMAS_RT: ResourceType = { group: FLOW, version: 'v1', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false };
+const PRIORITY_LEVELS_RT: ResourceType = { group: FLOW, version: 'v1', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false };
+const SERVICE_CIDRS: ResourceType = { group: 'networking.k8s.io', version: 'v1', resource: 'servicecidrs', kind: 'ServiceCIDR', namespaced: false };
+
+/** APF bootstrap (apiserver pkg/apis/flowcontrol/bootstrap) and the default ServiceCIDR (pkg/controlplane/controller/defaultservicecidr). */
+async function bootstrapNetworkingAndFlowControl(client: Client, cfg: BootstrapConfig): Promise<void> {
+  for (const pl of PRIORITY_LEVELS) await ensure(client, PRIORITY_LEVELS_RT, structuredClone(pl) as unknown as KubeObject);
+  for (const fs of FLOW_SCHEMAS) {
+    await ensure(client, FLOW_SCHEMAS_RT, structuredClone(fs) as unknown as KubeObject);
+    const cur = await client.get(FLOW_SCHEMAS_RT, undefined, fs.metadata!.name!);
+    if (!(cur.status as { conditions?: unknown[] } | undefined)?.conditions?.length) {
+      // The condition dates from the schema's creation: the level it names is created just before it.
+      cur.status = { conditions: [danglingCondition(fs.spec!.priorityLevelConfiguration.name, cur.metadata.creationTimestamp ?? '')] };
+      try {
+        await client.update(FLOW_SCHEMAS_RT, undefined, cur, { subresource: 'status' });
+      } catch (err) {
+        // API servers sharing one etcd bootstrap at once; whichever wrote the condition first is as good.
+        if (!isConflict(err)) throw err;
+      }
+    }
+  }
+  if (cfg.serviceCIDRs?.length) {
+    await ensure(client, SERVICE_CIDRS, { metadata: { name: 'kubernetes' }, spec: { cidrs: cfg.serviceCIDRs } } as KubeObject);
+  }
+}
 
 async function ensure(client: Client, rt: ResourceType, obj: KubeObject): Promise<void> {
   try {
@@ -54,4 +83,5 @@ export async function bootstrapCluster(client: Client, cfg: BootstrapConfig): Pr
     endpoints: [{ addresses: [cfg.advertiseAddress], conditions: { ready: true } }],
     ports: [{ name: 'https', port: cfg.advertisePort, protocol: 'TCP' }],
   } as KubeObject);
+  await bootstrapNetworkingAndFlowControl(client, cfg);
 }

@@ -25,6 +25,7 @@ const EXTRA_SUBRESOURCES: Record<string, (d: ResourceDecl) => SubresourceInfo> =
   proxy: (d) => ({ kind: d.kind === 'Node' ? 'NodeProxyOptions' : d.kind === 'Pod' ? 'PodProxyOptions' : 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] }),
   finalize: (d) => ({ kind: d.kind, verbs: ['update'] }),
   ephemeralcontainers: (d) => ({ kind: d.kind, verbs: ['get', 'patch', 'update'] }),
+  token: () => ({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }),
 };
 
 function subresourcesOf(d: ResourceDecl): [string, SubresourceInfo][] {
@@ -42,15 +43,24 @@ export function apiVersions(serverAddress: string): object {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
+/** Orders groups for discovery: by rank (APIService priority, higher first), unranked ones after, stable otherwise. */
+export type GroupRank = (group: string) => number | undefined;
+
 /** The named groups: the registry's, then the aggregated APIs' (kube-aggregator lists APIService groups after). */
-function namedGroups(registry: Registry, aggregated: readonly AggregatedApi[]): { name: string; versions: string[] }[] {
+function namedGroups(registry: Registry, aggregated: readonly AggregatedApi[], rank?: GroupRank): { name: string; versions: string[] }[] {
   const out = registry.groups().map((g) => ({ name: g.name, versions: [...g.versions] }));
   for (const a of aggregated) {
     const g = out.find((x) => x.name === a.group);
     if (!g) out.push({ name: a.group, versions: [a.version] });
     else if (!g.versions.includes(a.version)) g.versions.push(a.version);
   }
-  return out;
+  return rank ? ranked(out, (g) => g.name, rank) : out;
+}
+
+/** Stable sort by rank descending; unranked items keep their order after the ranked ones. */
+function ranked<T>(items: T[], name: (t: T) => string, rank: GroupRank): T[] {
+  const r = (t: T) => rank(name(t)) ?? -Infinity;
+  return items.map((t, i) => ({ t, i })).sort((a, b) => (r(b.t) - r(a.t)) || a.i - b.i).map((x) => x.t);
 }
 
 /** The APIGroup document of /apis/<group>, or undefined when no one serves the group. */
@@ -61,11 +71,11 @@ export function apiGroup(registry: Registry, aggregated: readonly AggregatedApi[
   return { kind: 'APIGroup', apiVersion: 'v1', name: g.name, versions, preferredVersion: versions[0] };
 }
 
-export function apiGroupList(registry: Registry, aggregated: readonly AggregatedApi[] = []): object {
+export function apiGroupList(registry: Registry, aggregated: readonly AggregatedApi[] = [], rank?: GroupRank): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: namedGroups(registry, aggregated).map((g) => {
+    groups: namedGroups(registry, aggregated, rank).map((g) => {
       const versions = g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
       return { name: g.name, versions, preferredVersion: versions[0] };
     }),
@@ -104,54 +114,63 @@ export function apiResourceList(registry: Registry, group: string, version: stri
 }
 
 /** Aggregated discovery for the core group (/api) or all named groups (/apis), aggregated APIs' groups last. */
-export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1', aggregated: readonly AggregatedApi[] = []): object {
+export function aggregatedDiscovery(registry: Registry, core: boolean, version: 'v2' | 'v2beta1', aggregated: readonly AggregatedApi[] = [], rank?: GroupRank): object {
   const groups = core ? [{ name: '', versions: ['v1'] }] : registry.groups();
-  const extra = core ? [] : aggregated.map((a) => ({
-    metadata: { name: a.group, creationTimestamp: null },
-    versions: [{
+  // One item per group; an aggregated group's versions come in the order the APIs are given (preferred first).
+  const extra: { metadata: { name: string; creationTimestamp: null }; versions: object[] }[] = [];
+  for (const a of core ? [] : aggregated) {
+    let item = extra.find((x) => x.metadata.name === a.group);
+    if (!item) extra.push((item = { metadata: { name: a.group, creationTimestamp: null }, versions: [] }));
+    item.versions.push({
       version: a.version,
-      freshness: 'Current',
-      resources: a.resources.map((r) => ({
+      freshness: a.freshness ?? 'Current',
+      resources: a.resources.map((r) => r.v2 ?? ({
         resource: r.plural,
         responseKind: { group: a.group, version: a.version, kind: r.kind },
         scope: r.namespaced ? 'Namespaced' : 'Cluster',
         singularResource: r.singular,
         verbs: r.verbs,
       })),
-    }],
-  }));
+    });
+  }
+  const items = [...registryItems(registry, groups), ...extra];
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
-    items: [...groups.map((g) => ({
-      metadata: { name: g.name, creationTimestamp: null },
-      versions: g.versions.map((v) => ({
-        version: v,
-        freshness: 'Current',
-        resources: registry.resourcesOf(g.name, v).map((d) => {
-          const r: Record<string, unknown> = {
-            resource: d.plural,
-            responseKind: { group: d.group, version: d.version, kind: d.kind },
-            scope: d.namespaced ? 'Namespaced' : 'Cluster',
-            singularResource: d.singular,
-            verbs: d.verbs ?? DEFAULT_VERBS,
-          };
-          if (d.shortNames?.length) r.shortNames = d.shortNames;
-          if (d.categories?.length) r.categories = d.categories;
-          const subs = subresourcesOf(d);
-          if (subs.length) {
-            r.subresources = subs.map(([sub, info]) => ({
-              subresource: sub,
-              responseKind: { group: info.group ?? d.group, version: info.version ?? d.version, kind: info.kind },
-              verbs: info.verbs,
-            }));
-          }
-          return r;
-        }),
-      })),
-    })), ...extra],
+    items: rank ? ranked(items, (i) => i.metadata.name, rank) : items,
   };
+}
+
+/** The registry's groups as aggregated-discovery items. */
+function registryItems(registry: Registry, groups: { name: string; versions: string[] }[]): { metadata: { name: string; creationTimestamp: null }; versions: object[] }[] {
+  return groups.map((g) => ({
+    metadata: { name: g.name, creationTimestamp: null },
+    versions: g.versions.map((v) => ({
+      version: v,
+      freshness: 'Current',
+      resources: registry.resourcesOf(g.name, v).map((d) => {
+        const r: Record<string, unknown> = {
+          resource: d.plural,
+          responseKind: { group: d.group, version: d.version, kind: d.kind },
+          scope: d.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: d.singular,
+          verbs: d.verbs ?? DEFAULT_VERBS,
+        };
+        if (d.shortNames?.length) r.shortNames = d.shortNames;
+        if (d.categories?.length) r.categories = d.categories;
+        const subs = subresourcesOf(d);
+        if (subs.length) {
+          r.subresources = subs.map(([sub, info]) => ({
+            subresource: sub,
+            responseKind: { group: info.group ?? d.group, version: info.version ?? d.version, kind: info.kind },
+            verbs: info.verbs,
+          }));
+        }
+        return r;
+      }),
+    })),
+  }));
 }
 
 export const DISCOVERY_CONTENT_TYPES = {

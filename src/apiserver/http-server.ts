@@ -1,4 +1,4 @@
-// The HTTPS front end (HTTP/2 with HTTP/1.1 fallback): authenticates client certificates, reads bodies with a
+// The HTTPS front end (HTTP/2 with HTTP/1.1 fallback): authenticates requests (authn/), reads bodies with a
 // size limit, hands requests to the API server core and writes JSON answers and watch streams.
 
 import http2 from 'node:http2';
@@ -13,6 +13,10 @@ import type { UserInfo } from './admission/interfaces.js';
 import { isWatchResponse, type ServerRequest, type ServerResponse } from './interfaces.js';
 import { isKubeletProxy, kubeletErrorStatus, requestKubelet, upgradeToKubelet, type KubeletTarget } from './kubelet-proxy.js';
 import type { ApiServer } from './server.js';
+import { parseImpersonationHeaders } from './authz/impersonation.js';
+import type { AuthnResult, RequestAuthenticator } from './authn/interfaces.js';
+import { requestUnion } from './authn/chain.js';
+import { x509Authenticator } from './authn/x509.js';
 
 export interface HttpServerConfig {
   api: ApiServer;
@@ -23,19 +27,30 @@ export interface HttpServerConfig {
   port: number;
   /** kube-apiserver's default --max-request-body-bytes is 3 MiB. */
   maxBodyBytes?: number;
+  /** Who a request is; client certificates alone when absent. */
+  authenticator?: RequestAuthenticator;
 }
 
 type Req = http2.Http2ServerRequest;
 type Res = http2.Http2ServerResponse;
 
-const ANONYMOUS_PATHS = /^\/(version|healthz|livez|readyz)(\/|$)/;
+/**
+ * A request without credentials (kube's anonymous authenticator): RBAC decides what it may do. The bootstrap policy
+ * gives it /version, /healthz, /livez and /readyz; joining nodes read cluster-info this way too (kubeadm binds
+ * system:anonymous to get it: phases/bootstrap-token/clusterinfo).
+ */
+const ANONYMOUS_USER: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 export class HttpFrontEnd {
   private server?: http2.Http2SecureServer;
   private readonly openWatches = new Set<() => void>();
   port = 0;
 
-  constructor(private readonly cfg: HttpServerConfig) {}
+  private readonly authenticator: RequestAuthenticator;
+
+  constructor(private readonly cfg: HttpServerConfig) {
+    this.authenticator = cfg.authenticator ?? requestUnion([x509Authenticator()]);
+  }
 
   async listen(): Promise<number> {
     const server = http2.createSecureServer({
@@ -108,7 +123,7 @@ export class HttpFrontEnd {
     socket.on('error', () => socket.destroy());
     let out: ServerResponse;
     try {
-      out = await this.cfg.api.handleRequest(this.toServerRequest(req));
+      out = await this.cfg.api.handleRequest(await this.toServerRequest(req));
     } catch (err) {
       out = { status: 500, body: (err instanceof StatusError ? err : StatusError.internal(String(err))).toStatus() };
       if (err instanceof StatusError) out.status = err.code;
@@ -124,28 +139,31 @@ export class HttpFrontEnd {
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
 
-  private authenticate(req: Req | IncomingMessage): UserInfo | undefined {
+  /** The request's credentials through the authenticator chain (src/apiserver/authn). */
+  private authenticate(req: Req | IncomingMessage): Promise<AuthnResult> {
     const socket = req.socket as TLSSocket;
+    let clientCertificate: { cn?: string; orgs: string[] } | undefined;
     if (socket.authorized) {
-      const cert = socket.getPeerCertificate();
-      const subject = cert?.subject as unknown as Record<string, string | string[]> | undefined;
-      if (subject?.CN) {
-        const o = subject.O;
-        return { name: String(subject.CN), groups: [...(Array.isArray(o) ? o : o ? [o] : []), 'system:authenticated'] };
-      }
+      const subject = socket.getPeerCertificate()?.subject as unknown as Record<string, string | string[]> | undefined;
+      const o = subject?.O;
+      if (subject?.CN) clientCertificate = { cn: String(subject.CN), orgs: Array.isArray(o) ? o : o ? [o] : [] };
     }
-    return undefined;
+    return this.authenticator.authenticate({ authorization: header(req, 'authorization'), clientCertificate });
   }
 
   /** The core's view of an HTTP request, authenticated; the body is read by the caller when there is one. */
-  private toServerRequest(req: Req | IncomingMessage): ServerRequest {
+  private async toServerRequest(req: Req | IncomingMessage): Promise<ServerRequest> {
     // Not `new URL(...)`: it throws on some request targets ("//") and resolves "." and ".." segments, so a request
     // could name another path than the one authorised. The core decodes the path's segments itself.
     const target = req.url || '/';
     const q = target.indexOf('?');
     const pathname = q < 0 ? target : target.slice(0, q);
-    const user = this.authenticate(req);
-    if (!user && !ANONYMOUS_PATHS.test(pathname)) throw StatusError.unauthorized();
+    const authn = await this.authenticate(req);
+    // Bad credentials are refused even on the anonymous paths (kube's anonymous authenticator runs only when the
+    // others have no opinion: union.NewFailOnError).
+    if (authn.code === 'Failed') throw StatusError.unauthorized();
+    const user: UserInfo = authn.code === 'Authenticated' ? authn.user : ANONYMOUS_USER;
+    const impersonate = parseImpersonationHeaders(req.rawHeaders);
     const query: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(q < 0 ? '' : target.slice(q + 1))) {
       const prev = query[k];
@@ -153,7 +171,7 @@ export class HttpFrontEnd {
     }
     const method = (req.method ?? 'GET').toUpperCase() as ServerRequest['method'];
     return {
-      method, path: pathname, query, user,
+      method, path: pathname, query, user, impersonate,
       contentType: header(req, 'content-type'), accept: header(req, 'accept'), userAgent: header(req, 'user-agent'),
     };
   }
@@ -161,7 +179,7 @@ export class HttpFrontEnd {
   private async serve(req: Req, res: Res): Promise<void> {
     const started = Date.now();
     try {
-      const sreq = this.toServerRequest(req);
+      const sreq = await this.toServerRequest(req);
       const { method } = sreq;
       if (method !== 'GET') sreq.body = await this.readBody(req);
       const out = await this.cfg.api.handleRequest(sreq);

@@ -8,11 +8,14 @@ import type { AdmissionLookup, UserInfo } from './admission/interfaces.js';
 import type { WatchSink } from './watch.js';
 import type { KubeletClientTls, KubeletProxyResponse } from './kubelet-proxy.js';
 import type { RequestInfo } from './request-info.js';
+import type { ImpersonationRequest } from './authz/impersonation.js';
 
 export interface ServerRequest extends ApiRequest {
   user?: UserInfo;
   /** The User-Agent header, which names the field manager of writes that do not name one. */
   userAgent?: string;
+  /** Impersonate-* headers (kubectl --as); the core checks and applies them before routing. */
+  impersonate?: ImpersonationRequest;
 }
 
 export interface WatchResponse {
@@ -78,6 +81,8 @@ export interface AggregatedResource {
   kind: string;
   namespaced: boolean;
   verbs: string[];
+  /** The backend's own aggregated-discovery entry (APIServices proxied to a Service), served as it came. */
+  v2?: object;
 }
 
 /** What the API server lends an aggregated API for one request: its caches and its credentials towards kubelets. */
@@ -95,5 +100,19 @@ export interface AggregatedApi {
   readonly group: string;
   readonly version: string;
   readonly resources: readonly AggregatedResource[];
+  /** `Stale` when the backend's discovery could not be fetched (aggregated discovery then marks the version failed). */
+  readonly freshness?: 'Current' | 'Stale';
+  /** The group/version's own discovery document (/apis/<g>/<v>) is the backend's, so it goes to `handle` too. */
+  readonly proxiesDiscovery?: boolean;
   handle(req: ServerRequest, info: RequestInfo, ctx: AggregatedContext): Promise<ServerResponse>;
+}
+
+/**
+ * The aggregation layer in front of the registry (src/apiserver/aggregator): the APIs its APIServices put beside the
+ * registry right now, and the discovery rank of each group (kube-aggregator orders groups by APIService priority).
+ */
+export interface AggregationSource {
+  apis(): readonly AggregatedApi[];
+  /** Higher first; groups without a rank keep their place after the ranked ones. */
+  groupRank(group: string): number | undefined;
 }

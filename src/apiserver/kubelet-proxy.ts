@@ -49,6 +49,14 @@ export function kubeletEndpoint(node: KubeObject): { host: string; port: number 
   return { host: m[1].replace(/^\[|\]$/g, ''), port: Number(m[2]) };
 }
 
+/** One TLS context per set of credentials: building it (parsing the key and CA) costs more than a handshake. */
+const contexts = new WeakMap<KubeletClientTls, tls.SecureContext>();
+function secureContextOf(t: KubeletClientTls): tls.SecureContext {
+  let c = contexts.get(t);
+  if (!c) contexts.set(t, (c = tls.createSecureContext({ cert: t.cert, key: t.key, ca: t.ca })));
+  return c;
+}
+
 /**
  * kube-apiserver verifies kubelet serving certificates with --kubelet-certificate-authority; ours are signed by the
  * cluster CA for the loopback address the agent listens on, so the chain and that address are checked.
@@ -56,7 +64,7 @@ export function kubeletEndpoint(node: KubeObject): { host: string; port: number 
 function tlsOptions(t: KubeletClientTls, host: string): tls.ConnectionOptions {
   // The Host header names the node; the certificate names the address, which is what is checked.
   return {
-    cert: t.cert, key: t.key, ca: t.ca, rejectUnauthorized: true, ALPNProtocols: ['http/1.1'],
+    secureContext: secureContextOf(t), rejectUnauthorized: true, ALPNProtocols: ['http/1.1'],
     checkServerIdentity: (_name, cert) => tls.checkServerIdentity(host, cert),
   };
 }

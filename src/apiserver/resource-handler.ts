@@ -2,6 +2,7 @@
 // with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
 
 import { fieldErr, StatusError } from '../api/errors.js';
+import { parseFieldSelector } from '../api/field-selectors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject } from '../api/types.js';
 import type { UserInfo } from './admission/interfaces.js';
@@ -50,7 +51,7 @@ export class ResourceHandler {
     const namespacedPath = info.namespace !== '' && !(info.resource === 'namespaces' && !info.group);
     if (!decl.namespaced && namespacedPath) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
     if (decl.namespaced && !namespacedPath && info.name) throw new StatusError(404, 'NotFound', NOT_FOUND_MESSAGE, {});
-    await this.authorize(info, decl, user);
+    await this.authorize(info, decl, user, first(req.query?.fieldSelector));
     // A path kube-apiserver routes, but not for this method: namespaced resources across namespaces only list and
     // watch, items take no POST, collections no PUT/PATCH, and a verb the resource does not declare has no route.
     if (!info.subresource) {
@@ -81,14 +82,18 @@ export class ResourceHandler {
   }
 
   /** Asks the authorizer; anything but Allow is kube-apiserver's 403 (a `<resource> "<name>" is forbidden: User ...`). */
-  private async authorize(info: RequestInfo, decl: ResourceDecl, user: UserInfo): Promise<void> {
+  private async authorize(info: RequestInfo, decl: ResourceDecl, user: UserInfo, fieldSelector?: string): Promise<void> {
     if (!this.cfg.authorizer) return;
+    const listing = info.verb === 'list' || info.verb === 'watch';
+    // kube's RequestInfoFactory names a list or watch by its `metadata.name=` field selector, so RBAC resourceNames and
+    // the Node authorizer can allow reading one object that way (the kubelet's configmap and secret watches).
+    const name = info.name || (listing && fieldSelector ? selectedName(fieldSelector) : '');
     const attrs: AuthorizationAttributes = {
       user, verb: info.verb, isResourceRequest: true, group: decl.group, resource: decl.plural, subresource: info.subresource,
-      namespace: decl.namespaced ? info.namespace : '', name: info.name, path: info.path,
+      namespace: decl.namespaced ? info.namespace : '', name, path: info.path, ...(listing && fieldSelector ? { fieldSelector } : {}),
     };
     const res = await this.cfg.authorizer.authorize(attrs);
-    if (res.decision !== 'Allow') throw StatusError.forbidden(decl.group, decl.plural, info.name, forbiddenReason(attrs, res.reason));
+    if (res.decision !== 'Allow') throw StatusError.forbidden(decl.group, decl.plural, name, forbiddenReason(attrs, res.reason));
   }
 
   /** JSON or Table rendering of one object or a list, per the Accept header. */
@@ -152,8 +157,14 @@ export class ResourceHandler {
     return this.update(ctx, namespace, name, 'status');
   }
 
+  /** PUT to another status-like subresource (certificatesigningrequests/approval); its strategy decides what changes. */
+  updateSubresource(ctx: RequestContext, namespace: string | undefined, name: string, subresource: string): Promise<ServerResponse> {
+    return this.update(ctx, namespace, name, subresource);
+  }
+
   async patch(ctx: RequestContext, namespace: string | undefined, name: string, subresource = ''): Promise<ServerResponse> {
     const type = patchTypeOf(ctx.req.contentType);
+    refusePatchType(ctx, type);
     const body = decodeBody(ctx.req.body, ctx.req.contentType, true);
     if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
     const hooks = writeHooks(this, ctx, 'UPDATE', namespace, subresource);
@@ -192,5 +203,24 @@ export class ResourceHandler {
     const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
       hooks, { dryRun: ctx.dryRun, subresource }));
     return json(200, updated, ctx.headers);
+  }
+}
+
+/**
+ * Custom resources take no strategic merge patch: kube's patch handler answers 415 naming the types it supports
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go with customresource_handler.go's supportedTypes).
+ */
+export function refusePatchType(ctx: RequestContext, type: string): void {
+  if (type !== 'strategic' || !ctx.decl.refusedPatchTypes?.includes('strategic')) return;
+  throw new StatusError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+}
+
+/** The name a `metadata.name=<name>` field selector asks for, when it is a valid path segment (requestinfo.go). */
+function selectedName(fieldSelector: string): string {
+  try {
+    const r = parseFieldSelector(fieldSelector).find((x) => x.field === 'metadata.name' && x.operator === '=');
+    return r && r.value && r.value !== '.' && r.value !== '..' && !/[/%]/.test(r.value) ? r.value : '';
+  } catch {
+    return '';
   }
 }

@@ -174,10 +174,12 @@ export class ResourceStore {
     const ctx: StrategyContext = { now: this.clock.now() };
     obj.apiVersion = this.apiVersion;
     obj.kind = this.decl.kind;
-    const meta = (obj.metadata ??= {});
+    let meta = (obj.metadata ??= {});
     if (this.decl.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     await hooks.mutate?.(obj);
+    // Mutating admission may have replaced the metadata (a webhook's JSON patch yields a new object).
+    meta = (obj.metadata ??= {});
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     meta.uid = newUid();
     meta.creationTimestamp = rfc3339Seconds(ctx.now);
@@ -246,7 +248,7 @@ export class ResourceStore {
       // Removing the last finalizer of an object that is being deleted completes the deletion.
       if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && this.readyToDelete(obj)) {
         if (params.dryRun) return obj;
-        const res = await this.removeNow(key, obj, kv.modRevision).catch((e) => this.retryable(e, attempt, params));
+        const res = await this.removeNow(key, obj, kv.modRevision).catch((e) => this.retryable(e, attempt, params, key));
         if (res) return res;
         continue;
       }
@@ -257,14 +259,18 @@ export class ResourceStore {
       try {
         return await this.put(key, obj, (value) => this.store.update(key, value, kv.modRevision));
       } catch (err) {
-        this.retryable(err, attempt, params);
+        this.retryable(err, attempt, params, key);
       }
     }
   }
 
-  /** Conflicts from the store are retried unless the client pinned a resourceVersion. */
-  private retryable(err: unknown, attempt: number, params: { pinnedRV?: string }): undefined {
+  /**
+   * Conflicts from the store are retried unless the client pinned a resourceVersion; then (another API server wrote
+   * between our read and our write) the client gets kube's 409 to re-read and retry itself.
+   */
+  private retryable(err: unknown, attempt: number, params: { pinnedRV?: string }, key: string): undefined {
     if (err instanceof StoreError && err.code === 'Conflict' && !params.pinnedRV && attempt < 20) return undefined;
+    if (err instanceof StoreError && err.code === 'Conflict') throw StatusError.staleResourceVersion(this.decl.group, this.decl.plural, key.slice(key.lastIndexOf('/') + 1));
     if (err instanceof StoreError && err.code === 'KeyNotFound') throw StatusError.notFound(this.decl.group, this.decl.plural, '');
     throw err;
   }
@@ -298,6 +304,7 @@ export class ResourceStore {
           `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
       }
       const obj = cloneJson(current);
+      if (!obj.metadata.deletionTimestamp) this.decl.strategy.prepareForDelete?.(obj, { now: this.clock.now() });
       const grace = this.gracePeriod(obj, params);
       const finalizers = [...(obj.metadata.finalizers ?? [])];
       if (params.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
@@ -323,7 +330,7 @@ export class ResourceStore {
         try {
           return { object: await this.put(key, obj, (value) => this.store.update(key, value, kv.modRevision)), deleted: false };
         } catch (err) {
-          this.retryable(err, attempt, {});
+          this.retryable(err, attempt, {}, key);
           continue;
         }
       }
@@ -331,7 +338,7 @@ export class ResourceStore {
       try {
         return { object: await this.removeNow(key, current, kv.modRevision), deleted: true };
       } catch (err) {
-        this.retryable(err, attempt, {});
+        this.retryable(err, attempt, {}, key);
       }
     }
   }

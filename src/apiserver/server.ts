@@ -13,16 +13,21 @@ import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { AdmissionChain, type AdmissionLookup, type UserInfo } from './admission/interfaces.js';
 import { forbiddenReason, type Authorizer } from './authz/interfaces.js';
+import { impersonate } from './authz/impersonation.js';
+import { authorizeNonResource } from './authz/non-resource.js';
 import { aggregatedDiscovery, aggregatedResourceList, apiGroup, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
 import { fetchKubelet, isKubeletProxy, kubeletErrorStatus, type KubeletClientTls, type KubeletTarget } from './kubelet-proxy.js';
 import type { WatchResponse } from './interfaces.js';
-import type { AggregatedApi, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
+import type { AggregatedApi, AggregationSource, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
+import { ProcessMetrics } from './process-metrics.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { ResourceHandler } from './resource-handler.js';
 import { storeErrorStatus } from './store-errors.js';
 import { ResourceStore } from './resource-store.js';
 import { versionInfo } from './version.js';
+import type { TokenIssuerConfig } from './token-request.js';
+import type { OidcDiscovery } from './authn/oidc-discovery.js';
 
 export interface ApiServerConfig {
   registry: Registry;
@@ -44,8 +49,14 @@ export interface ApiServerConfig {
   watchCacheSize?: number;
   /** Largest accepted request body (kube-apiserver: 3 MiB). */
   maxBodyBytes?: number;
-  /** API groups served beside the registry (the aggregation layer's APIServices), e.g. metrics.k8s.io. */
+  /** API groups served beside the registry in-process, e.g. authentication.k8s.io's reviews. */
   aggregated?: AggregatedApi[];
+  /** The aggregation layer: APIService-backed groups (proxied or gated in-process) and the discovery order. */
+  aggregation?: AggregationSource;
+  /** Mints ServiceAccount tokens (serviceaccounts/token); the subresource answers 404 without it. */
+  serviceAccountTokens?: TokenIssuerConfig;
+  /** The service-account issuer discovery documents (/.well-known/openid-configuration, /openid/v1/jwks). */
+  oidcDiscovery?: OidcDiscovery;
 }
 
 export const JSON_TYPE = 'application/json';
@@ -56,30 +67,19 @@ export class ApiServer {
   readonly stores = new Map<ResourceDecl, ResourceStore>();
   /** `<group>/<plural>` → the store of its first declared version (admission looks objects up on every write). */
   private readonly storesByResource = new Map<string, ResourceStore>();
-  private readonly caches: WatchCache[] = [];
+  /** Watch caches by storage prefix, with how many decls read each (resources stored as another share one). */
+  private readonly caches = new Map<string, { cache: WatchCache; users: number }>();
   private readonly handler: ResourceHandler;
-  private readonly aggregated: AggregatedApi[];
+  private readonly staticAggregated: AggregatedApi[];
   readonly lookup: AdmissionLookup;
+  /** The process's event loop delay, memory and CPU, served at /metrics. */
+  private readonly processMetrics = new ProcessMetrics();
   serverAddress: string;
 
   constructor(readonly cfg: ApiServerConfig) {
     this.registry = cfg.registry;
     this.serverAddress = cfg.serverAddress ?? '127.0.0.1:6443';
-    const byPrefix = new Map<string, WatchCache>();
-    for (const decl of this.registry.decls) {
-      // Resources stored as another one share its keys and its watch cache.
-      const prefix = resourcePrefix(decl.storedAs ?? decl);
-      let cache = byPrefix.get(prefix);
-      if (!cache) {
-        cache = new WatchCache({ store: cfg.store, prefix, window: cfg.watchCacheSize, clock: cfg.clock, logger: cfg.logger.child('watch-cache') });
-        byPrefix.set(prefix, cache);
-        this.caches.push(cache);
-      }
-      const rs = new ResourceStore(decl, cfg.store, cache, cfg.clock);
-      this.stores.set(decl, rs);
-      const byResource = `${decl.group}/${decl.plural}`;
-      if (!this.storesByResource.has(byResource)) this.storesByResource.set(byResource, rs);
-    }
+    for (const decl of this.registry.decls) this.attach(decl);
     this.lookup = {
       get: (group, resource, namespace, name) => {
         const rs = this.storeFor(group, resource);
@@ -94,16 +94,85 @@ export class ApiServer {
       },
     };
     this.handler = new ResourceHandler(this, cfg);
-    this.aggregated = cfg.aggregated ?? [];
+    this.staticAggregated = cfg.aggregated ?? [];
+  }
+
+  /** The APIs beside the registry now: in-process ones, then what the aggregation layer's APIServices serve. */
+  private get aggregated(): readonly AggregatedApi[] {
+    const layer = this.cfg.aggregation?.apis();
+    return layer?.length ? [...this.staticAggregated, ...layer] : this.staticAggregated;
+  }
+
+  private readonly rank = (group: string): number | undefined => this.cfg.aggregation?.groupRank(group);
+
+  /** A store (and, for a new storage prefix, a watch cache) for one decl; returns the cache it created, if any. */
+  private attach(decl: ResourceDecl): WatchCache | undefined {
+    // Resources stored as another one share its keys and its watch cache.
+    const prefix = resourcePrefix(decl.storedAs ?? decl);
+    let entry = this.caches.get(prefix);
+    let created: WatchCache | undefined;
+    if (!entry) {
+      const cfg = this.cfg;
+      created = new WatchCache({ store: cfg.store, prefix, window: cfg.watchCacheSize, clock: cfg.clock, logger: cfg.logger.child('watch-cache') });
+      this.caches.set(prefix, (entry = { cache: created, users: 0 }));
+    }
+    entry.users++;
+    const rs = new ResourceStore(decl, this.cfg.store, entry.cache, this.cfg.clock);
+    this.stores.set(decl, rs);
+    const byResource = `${decl.group}/${decl.plural}`;
+    if (!this.storesByResource.has(byResource)) this.storesByResource.set(byResource, rs);
+    return created;
+  }
+
+  /**
+   * Serves more resources from now on (custom resources; later aggregated APIs): stores and filled watch caches
+   * first, then the registry, so routing, discovery and OpenAPI never name a resource that cannot answer yet.
+   */
+  async addResources(decls: readonly ResourceDecl[]): Promise<void> {
+    const fresh = decls.map((d) => this.attach(d)).filter((c): c is WatchCache => c !== undefined);
+    try {
+      await Promise.all(fresh.map((c) => c.start()));
+      this.registry.add(decls);
+    } catch (err) {
+      this.detach(decls);
+      throw err;
+    }
+  }
+
+  /** Stops serving these resources: out of the registry first, then their stores and unused watch caches. */
+  removeResources(decls: readonly ResourceDecl[]): void {
+    this.registry.remove(decls);
+    this.detach(decls);
+  }
+
+  private detach(decls: readonly ResourceDecl[]): void {
+    for (const decl of decls) {
+      const rs = this.stores.get(decl);
+      if (!rs) continue;
+      this.stores.delete(decl);
+      const byResource = `${decl.group}/${decl.plural}`;
+      if (this.storesByResource.get(byResource) === rs) {
+        this.storesByResource.delete(byResource);
+        for (const [d, other] of this.stores) if (`${d.group}/${d.plural}` === byResource) { this.storesByResource.set(byResource, other); break; }
+      }
+      const prefix = resourcePrefix(decl.storedAs ?? decl);
+      const entry = this.caches.get(prefix);
+      if (entry && --entry.users === 0) {
+        entry.cache.stop();
+        this.caches.delete(prefix);
+      }
+    }
   }
 
   /** Fills the watch caches from the store. */
   async start(): Promise<void> {
-    await Promise.all(this.caches.map((c) => c.start()));
+    this.processMetrics.start();
+    await Promise.all([...this.caches.values()].map((c) => c.cache.start()));
   }
 
   stop(): void {
-    for (const c of this.caches) c.stop();
+    this.processMetrics.stop();
+    for (const c of this.caches.values()) c.cache.stop();
   }
 
   storeFor(group: string, resource: string): ResourceStore | undefined {
@@ -141,12 +210,21 @@ export class ApiServer {
   }
 
   private async route(req: ServerRequest): Promise<ServerResponse> {
+    // Impersonation runs after authentication and before everything else (filters/impersonation.go).
+    if (req.impersonate && this.cfg.authorizer) {
+      req = { ...req, user: await impersonate(req.user ?? SYSTEM_USER, req.impersonate, this.cfg.authorizer, req.path) };
+    }
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const watchParam = isTrue(first(req.query?.watch));
     const info = parseRequestInfo(req.method, path, watchParam);
     const aggregated = info.apiPrefix === 'apis' ? this.aggregatedApi(info.group, info.version) : undefined;
     if (info.isResourceRequest && aggregated) return this.serveAggregated(aggregated, req, info);
     if (info.isResourceRequest) return this.handler.handle(req, info, req.user ?? SYSTEM_USER);
+    if (this.cfg.authorizer) await authorizeNonResource(this.cfg.authorizer, req.user ?? SYSTEM_USER, req.method, req.path);
+    // An extension server answers its own group/version discovery (kube-aggregator proxies /apis/<g>/<v>).
+    if (aggregated?.proxiesDiscovery && path === `/apis/${info.group}/${info.version}`) {
+      return aggregated.handle({ ...req, user: req.user ?? SYSTEM_USER }, info, { lookup: this.lookup, kubeletClient: this.cfg.kubeletClient });
+    }
     if (req.method !== 'GET') throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
     return this.nonResource(req, path, info);
   }
@@ -155,12 +233,17 @@ export class ApiServer {
     switch (path) {
       case '/version':
         return json(200, versionInfo());
+      case '/metrics':
+        return { status: 200, body: this.processMetrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
       case '/healthz': case '/livez': case '/readyz':
         return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
       case '/api': case '/apis':
         return this.discoveryRoot(req, path === '/api');
       case '/openapi/v2':
         return this.openapiV2(req);
+      case '/.well-known/openid-configuration': case '/openid/v1/jwks':
+        if (!this.cfg.oidcDiscovery) break;
+        return this.cfg.oidcDiscovery.serve(path, this.serverAddress);
       case '/openapi/v3':
         if (!this.cfg.openapi) break;
         return json(200, this.cfg.openapi.v3Discovery());
@@ -190,11 +273,11 @@ export class ApiServer {
   private discoveryRoot(req: ServerRequest, core: boolean): ServerResponse {
     const form = chooseDiscovery(req.accept);
     if (form === 'v2' || form === 'v2beta1') {
-      return { status: 200, body: aggregatedDiscovery(this.registry, core, form, this.aggregated), contentType: DISCOVERY_CONTENT_TYPES[form] };
+      return { status: 200, body: aggregatedDiscovery(this.registry, core, form, this.aggregated, this.rank), contentType: DISCOVERY_CONTENT_TYPES[form] };
     }
     if (!form) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
     // kubectl 1.27.0/1.27.1 compare this content type as an exact string: no charset.
-    return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry, this.aggregated));
+    return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry, this.aggregated, this.rank));
   }
 
   private aggregatedApi(group: string, version: string): AggregatedApi | undefined {

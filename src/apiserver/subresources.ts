@@ -7,13 +7,16 @@ import { cloneJson } from '../util/json.js';
 import type { ServerResponse } from './interfaces.js';
 import { evict } from './eviction.js';
 import { decodeBody, decodeObjectBody, patchTypeOf } from './negotiate.js';
-import type { RequestContext, ResourceHandler } from './resource-handler.js';
+import { refusePatchType, type RequestContext, type ResourceHandler } from './resource-handler.js';
 import { rfc3339Seconds } from '../util/clock.js';
 import { json } from './server.js';
 import { checkKind, checkTypes, decodeObject } from './request-body.js';
 import { writeHooks } from './write-hooks.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { logTarget, nodeProxyTarget, portForwardTarget, streamTarget } from './kubelet-locations.js';
+import { createTokenRequest } from './token-request.js';
+import { ClusterEgress } from './egress/egress.js';
+import { proxyCall, proxySubresource } from './egress/proxy-subresource.js';
 
 export async function handleSubresource(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {
   const { info, decl } = ctx;
@@ -24,12 +27,22 @@ export async function handleSubresource(h: ResourceHandler, ctx: RequestContext,
     if (verb === 'update') return h.updateStatus(ctx, namespace, info.name);
     if (verb === 'patch') return h.patch(ctx, namespace, info.name, 'status');
   }
+  // certificatesigningrequests/approval: only status.conditions change (certificates registry ApprovalREST).
+  if (sub === 'approval' && decl.subresources?.extra?.includes('approval')) {
+    if (verb === 'get') return h.render(ctx, await ctx.rs.get(namespace, info.name));
+    if (verb === 'update') return h.updateSubresource(ctx, namespace, info.name, 'approval');
+    if (verb === 'patch') return h.patch(ctx, namespace, info.name, 'approval');
+  }
   if (sub === 'scale' && decl.subresources?.scale) return scale(h, ctx, namespace, decl.subresources.scale);
   if (sub === 'binding' && decl.subresources?.extra?.includes('binding') && verb === 'create') return bind(h, ctx, namespace!);
   if (sub === 'eviction' && decl.subresources?.extra?.includes('eviction') && verb === 'create') return evict(h, ctx, namespace!);
   if (sub === 'finalize' && decl.subresources?.extra?.includes('finalize') && verb === 'update') return finalize(h, ctx);
+  if (sub === 'token' && decl.kind === 'ServiceAccount' && decl.subresources?.extra?.includes('token') && verb === 'create') return createTokenRequest(h, ctx, namespace!);
   if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && decl.kind === 'Node') {
     return { kubelet: nodeProxyTarget(await ctx.rs.get(undefined, info.name), info.rest, ctx.req.query) };
+  }
+  if (sub === 'proxy' && decl.subresources?.extra?.includes('proxy') && !decl.group && (decl.kind === 'Service' || decl.kind === 'Pod')) {
+    return proxySubresource(new ClusterEgress(() => h.cfg.kubeletClient), h.server.lookup, proxyCall(ctx, decl.plural as 'services' | 'pods', namespace!));
   }
   if (decl.kind === 'Pod' && (sub === 'log' || sub === 'exec' || sub === 'attach' || sub === 'portforward')) {
     const allowed = sub === 'log' ? ['get'] : ['get', 'create'];
@@ -92,6 +105,7 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
       if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
     } else {
       const type = patchTypeOf(ctx.req.contentType);
+      refusePatchType(ctx, type);
       if (type === 'apply') throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
       const patch = decodeBody(ctx.req.body, ctx.req.contentType, true);
       if (patch === undefined) throw StatusError.badRequest('the body of the request was empty');

@@ -1,7 +1,15 @@
-// winkube's command-line entry: picks the command and prints help; each command lives in its own file.
+// winkube's command-line entry (commander): the component commands (apiserver, scheduler, controller-manager, node,
+// token) are commander commands; up, net and hns keep their own flag parser and are dispatched before commander.
 
+import { Command as Program, CommanderError } from 'commander';
+import { apiserverCommand } from './apiserver.js';
+import { controllerManagerCommand } from './controller-manager.js';
 import { hnsCommand } from './hns.js';
+import { kubeconfigCommand } from './kubeconfig.js';
 import { netCommand } from './net.js';
+import { nodeCommand } from './node.js';
+import { schedulerCommand } from './scheduler.js';
+import { tokenCommand } from './token.js';
 import { upCommand } from './up.js';
 import { UsageError } from './flags.js';
 
@@ -12,32 +20,27 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-const COMMANDS: Command[] = [upCommand, netCommand, hnsCommand];
+const FLAG_COMMANDS: Command[] = [upCommand, netCommand, hnsCommand, kubeconfigCommand];
 
-function mainHelp(): string {
-  return [
-    'winkube — Kubernetes for mixed Linux + Windows clusters, with emulated Windows Server and Linux nodes.',
-    '',
-    'Usage: winkube <command> [flags]',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(20)} ${c.summary}`),
-    '',
-    'Run "winkube <command> --help" for a command\'s flags.',
-  ].join('\n');
+/** commander stops with an exception instead of exiting, in every command of the tree (addCommand does not inherit it). */
+function overrideExits(cmd: Program): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) overrideExits(sub);
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(mainHelp() + '\n');
-    return 0;
-  }
-  const cmd = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
-    process.stderr.write(`winkube: unknown command "${name}"\n\n${mainHelp()}\n`);
-    return 2;
-  }
+function program(): Program {
+  const p = new Program('winkube')
+    .description('winkube — Kubernetes for mixed Linux + Windows clusters, with emulated Windows Server and Linux nodes.')
+    .usage('<command> [flags]')
+    .addHelpText('after', '\nRun "winkube <command> --help" for a command\'s flags. docs/cli.md shows how the commands fit together.');
+  // Listed for help only: main() runs them through their own parser before commander sees the arguments.
+  for (const c of FLAG_COMMANDS) p.command(c.name).summary(c.summary);
+  for (const c of [apiserverCommand(), schedulerCommand(), controllerManagerCommand(), nodeCommand(), tokenCommand()]) p.addCommand(c);
+  overrideExits(p);
+  return p;
+}
+
+async function runFlagCommand(cmd: Command, rest: string[]): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(cmd.help() + '\n');
     return 0;
@@ -51,6 +54,32 @@ export async function main(argv: string[]): Promise<number> {
     }
     // What the cluster answered (no such node, not a Windows node, unreachable): the message, not a stack trace.
     process.stderr.write(`winkube ${cmd.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.WINKUBE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    return 1;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const flagCommand = FLAG_COMMANDS.find((c) => c.name === name);
+  if (flagCommand) return runFlagCommand(flagCommand, rest);
+  const p = program();
+  if (!name) {
+    process.stdout.write(p.helpInformation());
+    return 0;
+  }
+  try {
+    await p.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    // commander has already printed its own message (unknown option, missing argument) or the help.
+    if (err instanceof CommanderError && err.code !== 'commander.invalidArgument') return err.exitCode === 1 ? 2 : err.exitCode;
+    if (err instanceof CommanderError) {
+      // An InvalidArgumentError thrown from an action (flag combinations) was not printed by commander.
+      if (!err.message.startsWith('error:')) process.stderr.write(`winkube ${name}: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`winkube ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
     if (process.env.WINKUBE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return 1;
   }

@@ -22,6 +22,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'dashboard', type: 'boolean', help: 'serve the dashboard (a web page of the fleet, pods and events) on 127.0.0.1; --dashboard=false turns it off', default: true },
   { name: 'dashboard-port', type: 'number', help: 'port of the dashboard; 0 picks a free one', default: 0 },
   { name: 'publish', type: 'string', help: 'publish NodePorts on 127.0.0.1, as kind\'s extraPortMappings: HOSTPORT:NODEPORT[@NODE], comma-separated (HOSTPORT 0 picks a free one)', placeholder: 'MAPPINGS' },
+  { name: 'gmsa-webhook', type: 'boolean', help: 'install windows-gmsa as its Helm chart does: the GMSACredentialSpec CRD and the admission webhook (kube-system/gmsa-webhook) that resolves gmsaCredentialSpecName and checks the `use` verb; --gmsa-webhook=false leaves both out', default: true },
   { name: 'dns-port', type: 'number', help: 'port of the cluster DNS server on 127.0.0.1 (UDP and TCP, kube-dns\'s answers); 0 picks a free one', default: 0 },
   { name: 'service-cidr', type: 'string', help: 'Service ClusterIP ranges, as kube-apiserver\'s --service-cluster-ip-range: one CIDR, or two of different families (comma-separated, primary first) for dual-stack Services', default: '10.96.0.0/12', placeholder: 'CIDRS' },
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
@@ -124,6 +125,7 @@ export const upCommand: Command = {
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
       dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, serviceCidr,
+      gmsaWebhook: flags['gmsa-webhook'] as boolean,
     });
     let stopping = false;
     const stop = async (signal: string) => {

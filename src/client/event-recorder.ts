@@ -100,7 +100,6 @@ class CoreEventRecorder implements EventRecorder {
   private readonly seen = new BoundedMap<Seen>(CACHE_SIZE);
   private readonly similar = new BoundedMap<{ messages: Set<string>; since: number }>(CACHE_SIZE);
   private readonly pending = new Set<Promise<void>>();
-  private seq = 0;
 
   constructor(private readonly opts: EventRecorderOptions) {}
 
@@ -155,7 +154,7 @@ class CoreEventRecorder implements EventRecorder {
 
   /** `<name>.<hex nanoseconds>` as client-go names events; a counter keeps names unique within one millisecond. */
   private eventName(name: string, now: number): string {
-    return `${name}.${nanosHex(Math.floor(now), this.seq++ % 1_000_000)}`;
+    return `${name}.${nanosHex(Math.floor(now), nameSeq++ % 1_000_000)}`;
   }
 
   private track(entry: Seen, write: () => Promise<void>): void {
@@ -215,5 +214,10 @@ export function nanosHex(ms: number, extra: number): string {
   return lastTopHex + rest.toString(16).padStart(6, '0');
 }
 
+/**
+ * One sequence for every recorder of the process: two components' recorders (the PV binder's and the CSI provisioner's)
+ * naming events of one claim in the same millisecond must not collide.
+ */
+let nameSeq = 0;
 let lastTop = -1;
 let lastTopHex = '';

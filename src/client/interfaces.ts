@@ -52,6 +52,13 @@ export interface ResourceType {
   resource: string;
   namespaced: boolean;
   kind: string;
+  /** The verbs it serves when not every verb of a stored resource (discovery's verbs), e.g. the Metrics API's get/list. */
+  verbs?: readonly string[];
+}
+
+/** Whether a resource serves every one of `verbs` (discovery.SupportsAllVerbs). */
+export function supportsVerbs(rt: ResourceType, verbs: readonly string[]): boolean {
+  return !rt.verbs || verbs.every((v) => rt.verbs!.includes(v));
 }
 
 export interface ListOptions {

@@ -9,11 +9,17 @@ import { RealClock, type Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { ControlPlane, DEFAULT_SERVICE_CIDR } from './control-plane.js';
 import { ensureDnsAddon } from '../network/dns/addon.js';
+import { ensureMetricsServer } from '../apiserver/metrics/addon.js';
 import { ensureDefaultStorageClass } from './storage-class.js';
+import { enableGmsaWebhooks, gmsaWebhookUnfit, installGmsaWorkload } from './gmsa/install.js';
+import { defaultFleet } from '../node/fleet-defaults.js';
 import { startClusterDns, type RunningClusterDns } from '../network/dns/cluster-dns.js';
 import { parseServiceCidrs, serviceCidrHost } from '../apiserver/allocators/service-cidrs.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { startComponents, type RunningComponents } from './components.js';
+import { startComponents, type ComponentsConfig, type RunningComponents } from './components.js';
+import { publishClusterConfig } from './cluster-config.js';
+import { DASHBOARD_USER } from './component-rbac.js';
+import { nodeUser } from '../apiserver/authz/node/identity.js';
 import { startDashboard } from '../dashboard/server.js';
 import type { NodeProfile } from '../node/profile.js';
 import type { Store } from '../storage/interfaces.js';
@@ -42,6 +48,12 @@ export interface ClusterConfig {
   hpaSyncPeriodMs?: number;
   /** Service CIDRs, primary first (one per family; two make Services dual-stack); DEFAULT_SERVICE_CIDR when absent. */
   serviceCidr?: string | readonly string[];
+  /** Which components run beside the API server (all when absent); `winkube apiserver` runs none. */
+  components?: ComponentsConfig['run'];
+  /** The address the cluster-info ConfigMap gives joining nodes (kubeadm's controlPlaneEndpoint); this server when absent. */
+  controlPlaneEndpoint?: string;
+  /** Install windows-gmsa's CRD and admission webhook (`winkube up --gmsa-webhook`, on by default there). */
+  gmsaWebhook?: boolean;
 }
 
 export class Cluster {
@@ -53,6 +65,8 @@ export class Cluster {
   private dashboard?: Awaited<ReturnType<typeof startDashboard>>;
   private dns?: RunningClusterDns;
   private readonly clock: Clock;
+  /** Aborted by stop(): background start-up work (the GMSA webhooks waiting for their pod) ends with it. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly cfg: ClusterConfig) {
     this.clock = cfg.clock ?? new RealClock();
@@ -68,6 +82,7 @@ export class Cluster {
       logger: cfg.logger.child('http'),
       tls: { cert: this.pki.server.cert, key: this.pki.server.key, ca: this.pki.ca.cert },
       port: cfg.port,
+      authenticator: this.controlPlane.authentication.authenticator,
     });
   }
 
@@ -84,6 +99,11 @@ export class Cluster {
     return this.dns?.address;
   }
 
+  /** The cluster CA certificate (PEM). */
+  get caCert(): string {
+    return this.pki.ca.cert;
+  }
+
   get nodeCount(): number {
     return this.components?.nodeCount ?? 0;
   }
@@ -95,6 +115,12 @@ export class Cluster {
     this.controlPlane.api.serverAddress = `127.0.0.1:${port}`;
     step(`API server listening on https://127.0.0.1:${port} (state in ${this.cfg.store ? 'etcd' : join(this.cfg.dataDir, 'state.db')})`);
     await ensureDefaultStorageClass(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }));
+    // kubeadm init's uploads: cluster-info in kube-public (what joining nodes discover) and the networking settings
+    // node agents read instead of being handed them in-process.
+    await publishClusterConfig(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), {
+      server: this.cfg.controlPlaneEndpoint ?? this.serverUrl, ca: this.pki.ca.cert,
+      serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
+    });
     if (this.cfg.dnsPort !== undefined) {
       // kubeadm's DNS add-on at the tenth address of the primary service CIDR, then the server that answers for it.
       const dnsIP = serviceCidrHost(parseServiceCidrs(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR)[0], 10);
@@ -105,15 +131,29 @@ export class Cluster {
       });
       step(`cluster DNS answering on ${this.dns.address} (UDP and TCP) for kube-dns ${dnsIP}`);
     }
+    // GMSA as windows-gmsa deploys it, when this process runs the nodes and the fleet has a use and a place for it.
+    const gmsaUnfit = this.cfg.gmsaWebhook && this.cfg.components?.nodes !== false ? gmsaWebhookUnfit(this.cfg.profiles ?? defaultFleet()) : 'off';
+    if (gmsaUnfit === undefined) await installGmsaWorkload(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), this.pki.ca);
+    else if (this.cfg.gmsaWebhook && gmsaUnfit !== 'off') step(`GMSA webhook not installed: ${gmsaUnfit}`);
+    // metrics-server's manifest, as a cluster that answers `kubectl top` has it (its APIService's availability follows
+    // its pod).
+    await ensureMetricsServer(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }));
     this.components = await startComponents({
-      controlPlane: this.controlPlane, clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
+      controlPlane: this.controlPlane, nodeClient: (node) => this.controlPlane.client(nodeUser(node)), clock: this.clock, logger: this.cfg.logger, profiles: this.cfg.profiles, progress: step,
       kubeletServerTls: { ...this.pki.kubeletServer, ca: this.pki.ca.cert },
       rootCA: this.pki.ca.cert,
+      serviceAccountTokenSigner: this.controlPlane.authentication.tokenIssuer.signer,
+      clusterSigning: this.pki.ca,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
+      run: this.cfg.components,
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
       ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
     });
+    if (gmsaUnfit === undefined) {
+      const ready = await enableGmsaWebhooks(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), this.pki.ca, this.clock, { signal: this.stopping.signal });
+      step(ready ? 'GMSA: CRD gmsacredentialspecs.windows.k8s.io and admission webhook kube-system/gmsa-webhook ready' : 'GMSA: no gmsa-webhook pod ready yet in kube-system; its webhook configurations follow once one is');
+    }
     for (const m of this.cfg.publish ?? []) {
       const network = this.components.nodes?.network;
       if (!network) break;
@@ -124,7 +164,8 @@ export class Cluster {
     }
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({
-        client: this.controlPlane.client({ name: 'system:winkube-dashboard', groups: ['system:authenticated'] }),
+        // Reads nodes, pods, deployments and events everywhere: the winkube:dashboard ClusterRole (component-rbac.ts).
+        client: this.controlPlane.client({ name: DASHBOARD_USER, groups: ['system:authenticated'] }),
         port: this.cfg.dashboardPort, logger: this.cfg.logger.child('dashboard'), clock: this.clock,
       });
       step(`dashboard at ${this.dashboard.url}`);
@@ -141,6 +182,7 @@ export class Cluster {
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     for (const p of this.published) await p.close();
     await this.dashboard?.close();
     await this.dns?.stop();

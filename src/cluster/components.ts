@@ -15,9 +15,24 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import type { ControlPlane } from './control-plane.js';
+import { NODE_AGENT_USER, NODE_AGENTS_GROUP } from './component-rbac.js';
+import type { Client } from '../client/interfaces.js';
+
+/**
+ * The identities of the in-process components (docs/cli.md, component identities): the scheduler and each kubelet as
+ * kube names them (system:kube-scheduler; system:node:<name> in system:nodes, limited by the Node authorizer and
+ * NodeRestriction), the node agent's shared informers as system:winkube:node-agent. The controller-manager still runs
+ * privileged: its controllers share one client instead of kube's per-controller ServiceAccounts
+ * (--use-service-account-credentials), and winkube's controllers are not yet held to the system:controller:* roles.
+ */
+const AUTHENTICATED = ['system:authenticated'];
+const PRIVILEGED = ['system:masters', ...AUTHENTICATED];
 
 export interface ComponentsConfig {
-  controlPlane: ControlPlane;
+  /** Where each component gets its client: the in-process API server, or a kubeconfig's server (separate processes). */
+  controlPlane: Pick<ControlPlane, 'client'>;
+  /** Each kubelet's own client (system:node:<name>); the agent's client serves them all when absent. */
+  nodeClient?: (node: string) => Client;
   clock: Clock;
   logger: Logger;
   /** A fleet file; the default fleet when absent. */
@@ -27,6 +42,12 @@ export interface ComponentsConfig {
   progress?: (step: string) => void;
   /** The cluster CA certificate, which the controller-manager publishes as kube-root-ca.crt. */
   rootCA?: string;
+  /** The CA the controller-manager's CSR signer issues node certificates with. */
+  clusterSigning?: { cert: string; key: string };
+  /** The ServiceAccount key's signer, for the tokens controller (--service-account-private-key-file). */
+  serviceAccountTokenSigner?: ControllerManagerOptions['serviceAccountTokenSigner'];
+  /** The controller-manager's --controllers (all by default). */
+  controllers?: string[];
   /** TLS of the node agent's kubelet server; without it logs, exec and port-forward are not served. */
   kubeletServerTls?: KubeletServerTls;
   /** The Service CIDRs (kube-apiserver --service-cluster-ip-range), which the network model needs for its verdicts. */
@@ -62,9 +83,9 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   const stops: (() => void)[] = [];
 
   if (run.controllers) {
-    const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: ['system:authenticated'] });
+    const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: PRIVILEGED });
     const cm = new ControllerManager({
-      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
+      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
       // A burst of pod status changes (thousands of pods starting) is one ReplicaSet sync per 100 ms, not one per pod.
       podEventBatchMs: 100,
       recorder: (component) => createEventRecorder({ client, clock, logger, component }),
@@ -75,7 +96,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     step(`controller-manager running (${cm.controllers.length} controllers)`);
   }
   if (run.scheduler) {
-    const client = controlPlane.client({ name: 'system:kube-scheduler', groups: ['system:authenticated'] });
+    const client = controlPlane.client({ name: 'system:kube-scheduler', groups: AUTHENTICATED });
     const informers = new InformerFactory({ client, clock, logger: logger.child('scheduler') });
     const scheduler = new Scheduler({ client, informers, clock, logger: logger.child('scheduler') });
     await scheduler.start();
@@ -87,8 +108,8 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     step('scheduler running');
   }
   if (run.nodes && profiles.length) {
-    const client = controlPlane.client({ name: 'system:node-agent', groups: ['system:nodes', 'system:authenticated'] });
-    const agent = new NodeAgent({ client, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer,
+    const client = controlPlane.client({ name: NODE_AGENT_USER, groups: [NODE_AGENTS_GROUP, ...AUTHENTICATED] });
+    const agent = new NodeAgent({ client, clientFor: cfg.nodeClient, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer, slicedStages: true,
       serviceCIDR: cfg.serviceCidrs?.find((c) => !c.includes(':')), serviceCIDRv6: cfg.serviceCidrs?.find((c) => c.includes(':')) });
     await agent.start();
     stops.push(() => agent.stop());

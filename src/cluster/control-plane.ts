@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { builtinResources } from '../api/builtin.js';
 import type { ResourceDecl, Strategy } from '../api/interfaces.js';
-import { buildOpenApi, getComponentSchemas } from '../api/openapi/index.js';
+import { getComponentSchemas, registryOpenApi } from '../api/openapi/index.js';
+import { withServedGroupVersions } from '../api/openapi/aggregated.js';
 import { unknownFields } from '../apiserver/field-validation.js';
 import { tableFor } from '../api/printers/index.js';
 import { Registry } from '../api/registry.js';
@@ -14,14 +15,24 @@ import { createClient } from '../client/client.js';
 import { InProcessTransport } from '../client/in-process.js';
 import type { Client } from '../client/interfaces.js';
 import { defaultAdmission } from '../apiserver/admission/index.js';
+import { AdmissionChain } from '../apiserver/admission/interfaces.js';
+import { equivalentsFrom } from '../apiserver/admission/webhook/source.js';
+import { ClusterEgress } from '../apiserver/egress/egress.js';
 import { AllocationRepair } from '../apiserver/allocators/repair.js';
 import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
-import { alwaysAllow } from '../apiserver/authz/always-allow.js';
+import { Authorization } from '../apiserver/authz/index.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import type { KubeletClientTls } from '../apiserver/kubelet-proxy.js';
 import { MetricsApi } from '../apiserver/metrics/metrics-api.js';
 import { createPatcher } from '../apiserver/patcher.js';
 import { ApiServer } from '../apiserver/server.js';
+import { CrdController } from '../apiserver/crd/crd-controller.js';
+import { Aggregator } from '../apiserver/aggregator/aggregator.js';
+import { METRICS_SERVER_NAME, METRICS_SERVER_NAMESPACE } from '../apiserver/metrics/addon.js';
+import { createAuthentication, type Authentication } from '../apiserver/authn/index.js';
+import { LAST_USED_LABEL } from '../apiserver/authn/service-account-authenticator.js';
+import { ephemeralServiceAccountKeys, loadOrCreateServiceAccountKeys, type ServiceAccountKeys } from '../apiserver/authn/service-account-keys.js';
+import { R } from '../client/resources.js';
 import type { Store } from '../storage/interfaces.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { Clock } from '../util/clock.js';
@@ -46,6 +57,8 @@ export interface ControlPlaneConfig {
   watchCacheSize?: number;
   /** Client certificate for reaching kubelets (logs, exec, port-forward, node proxy). */
   kubeletClient?: KubeletClientTls;
+  /** The ServiceAccount signing key; `<dataDir>/pki/sa.key` (made at first start) or a per-process key in memory. */
+  serviceAccountKeys?: ServiceAccountKeys;
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -58,6 +71,13 @@ export class ControlPlane {
   readonly allocator: ServiceAllocator;
   /** Rebuilds the stored ClusterIP and NodePort bitmaps from the Services: at start, then every 3 minutes. */
   readonly allocationRepair: AllocationRepair;
+  private crds?: CrdController;
+  /** kube-aggregator: APIServices, their availability, and the groups they proxy. */
+  private aggregator?: Aggregator;
+  /** Who a request is (certificates, ServiceAccount and bootstrap tokens); the HTTPS front end asks it. */
+  readonly authentication: Authentication;
+  /** Who may do what: system:masters, then RBAC (the bootstrap policy is written at start). */
+  readonly authorization: Authorization;
 
   constructor(private readonly cfg: ControlPlaneConfig) {
     if (cfg.store) {
@@ -75,28 +95,79 @@ export class ControlPlane {
     // Services get their IP families from the configured CIDRs (primary family first) before validation.
     this.registry = new Registry(builtinResources({ strategies: withServiceIPFamilies(cfg.strategies, this.allocator.families), tableFor }));
     const openapi = {
-      ...buildOpenApi(this.registry.decls),
-      unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),
+      // Rebuilt after the registry changes (CustomResourceDefinitions come and go at run time).
+      ...registryOpenApi(this.registry),
+      unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.unknownFields ? decl.unknownFields(obj, prune === true)
+        : decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),
     };
+    const saKeys = cfg.serviceAccountKeys ?? (cfg.dataDir ? loadOrCreateServiceAccountKeys(cfg.dataDir) : ephemeralServiceAccountKeys());
+    this.authentication = createAuthentication({
+      keys: saKeys, now: () => cfg.clock.now(),
+      // Read when a token is checked, by then the API server below exists.
+      lookup: { get: (group, resource, namespace, name) => this.api.lookup.get(group, resource, namespace, name) },
+      markLegacyTokenUsed: (namespace, name, uid, today) => {
+        void this.client({ name: 'system:apiserver', groups: ['system:masters'] })
+          .patch(R.secrets, namespace, name, 'merge', { metadata: { uid, labels: { [LAST_USED_LABEL]: today } } })
+          .catch((err: unknown) => cfg.logger.warn('failed to label legacy service account token with last-used date', { secret: `${namespace}/${name}`, err: String(err) }));
+      },
+    });
+    this.authorization = new Authorization({ clock: cfg.clock, logger: cfg.logger.child('authorization') });
+    // metrics.k8s.io, as a cluster with metrics-server installed serves it (kubectl top), behind its APIService (see
+    // the aggregator below); the built-in review groups beside it, each with its Local APIService.
+    const metrics = new MetricsApi({ clock: cfg.clock, logger: cfg.logger.child('metrics-server') });
+    const inProcess = [...this.authentication.apis, this.authorization.reviewApi];
+    const aggregated = [metrics, ...inProcess];
+    const egress = new ClusterEgress(() => cfg.kubeletClient);
     this.api = new ApiServer({
       registry: this.registry,
       store: this.store,
       clock: cfg.clock,
       logger: cfg.logger.child('apiserver'),
       patcher: createPatcher(cfg.clock),
-      admission: defaultAdmission(),
-      authorizer: alwaysAllow(),
-      openapi,
+      // Webhooks reach in-cluster Services through the node agents, with the API server's kubelet credentials.
+      // The RBAC escalation check sees a write first, as kube's RBAC storage does before any admission runs.
+      admission: new AdmissionChain([this.authorization.escalationCheck, ...defaultAdmission({
+        webhooks: {
+          egress, equivalents: equivalentsFrom(() => this.registry.decls),
+          logger: cfg.logger.child('admission-webhook'), authorizer: this.authorization.authorizer,
+        },
+        // CEL `authorizer` checks and paramKind lookups (ValidatingAdmissionPolicy).
+        policies: {
+          authorizer: this.authorization.authorizer, logger: cfg.logger.child('validating-admission-policy'),
+          resolveKind: (apiVersion, kind) => {
+            const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+            const d = this.registry.decls.find((x) => x.group === group && x.version === version && x.kind === kind);
+            return d ? { group: d.group, resource: d.plural, namespaced: d.namespaced } : undefined;
+          },
+        },
+      }).plugins]),
+      authorizer: this.authorization.authorizer,
+      // Their group versions are in /openapi/v3 too, so `kubectl explain` finds their kinds.
+      openapi: withServedGroupVersions(openapi, aggregated),
       watchCacheSize: cfg.watchCacheSize,
       kubeletClient: cfg.kubeletClient,
-      // metrics.k8s.io, as a cluster with metrics-server installed serves it (kubectl top).
-      aggregated: [new MetricsApi({ clock: cfg.clock, logger: cfg.logger.child('metrics-server') })],
+      aggregated: inProcess,
+      aggregation: { apis: () => this.aggregator?.apis() ?? [], groupRank: (g) => this.aggregator?.groupRank(g) },
+      serviceAccountTokens: this.authentication.tokenIssuer,
+      oidcDiscovery: this.authentication.oidc,
       storageHooks: {
         services: {
           beforeWrite: (obj, old, _lookup, dryRun) => this.allocator.allocate(obj, old, dryRun),
           afterDelete: (svc) => this.allocator.release(svc),
         },
       },
+    });
+    this.aggregator = new Aggregator({
+      client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), egress, lookup: () => this.api.lookup,
+      builtin: () => [{ group: '', version: 'v1' }, ...this.registry.groups().flatMap((g) => g.versions.map((version) => ({ group: g.name, version }))),
+        ...inProcess.map((a) => ({ group: a.group, version: a.version }))],
+      // metrics.k8s.io is answered here, behind the `v1beta1.metrics.k8s.io` APIService that names the metrics-server
+      // Service in kube-system (src/apiserver/metrics/addon.ts). That Deployment's pod is real and answers the
+      // aggregator's discovery check through the egress, so availability is measured, never assumed; the metrics
+      // themselves are computed here because metrics-server's kubelet scrape (its ServiceAccount token checked by
+      // each kubelet through TokenReview and SubjectAccessReview) has no honest path through the pod model yet.
+      inProcess: [{ namespace: METRICS_SERVER_NAMESPACE, name: METRICS_SERVER_NAME, api: metrics }],
+      clock: cfg.clock, logger: cfg.logger.child('kube-aggregator'),
     });
     const services = this.api.storeFor('', 'services')!;
     this.allocationRepair = new AllocationRepair({
@@ -118,6 +189,14 @@ export class ControlPlane {
 
   async start(): Promise<void> {
     await this.api.start();
+    // CustomResourceDefinitions: names, Established, serving and cleanup, inside the API server as kube runs them.
+    this.crds = new CrdController({
+      api: this.api, client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), clock: this.cfg.clock,
+      logger: this.cfg.logger.child('apiextensions'),
+    });
+    await this.crds.start();
+    // After the CRDs' first pass, so their APIServices are wanted before autoregister's first sync (aggregator.go).
+    await this.aggregator?.start();
     // Before anything allocates: creates the bitmaps on a new store and brings them up to date on an old one
     // (kube-apiserver exits when this first pass fails).
     await this.allocationRepair.runOnce({ startup: true });
@@ -126,10 +205,16 @@ export class ControlPlane {
       apiServiceIP: this.allocator.apiServiceIP(),
       advertiseAddress: this.advertised.address,
       advertisePort: this.advertised.port,
+      serviceCIDRs: [this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR].flat().flatMap((c) => c.split(',')).map((c) => c.trim()),
     });
+    // The bootstrap RBAC policy, then the authorizer's index filled before anyone but system:masters is served.
+    await this.authorization.start(this.client({ name: 'system:apiserver', groups: ['system:masters'] }));
   }
 
   async stop(): Promise<void> {
+    this.authorization.stop();
+    this.crds?.stop();
+    this.aggregator?.stop();
     await this.allocationRepair.stop();
     this.api.stop();
     await this.store.close();

@@ -24,3 +24,17 @@ export function writeKubeconfig(path: string, server: string, pki: Pick<ClusterP
   writeFileSync(tmp, kubeconfigYaml(server, pki), { mode: 0o600 });
   renameSync(tmp, path);
 }
+
+/** A kubeconfig for another user of the cluster: its own client certificate, context `winkube-<user>`. */
+export function userKubeconfigYaml(server: string, caCert: string, user: { cert: string; key: string }, userName: string, cluster = 'winkube'): string {
+  const context = `${cluster}-${userName}`;
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: cluster, cluster: { server, 'certificate-authority-data': b64(caCert) } }],
+    users: [{ name: userName, user: { 'client-certificate-data': b64(user.cert), 'client-key-data': b64(user.key) } }],
+    contexts: [{ name: context, context: { cluster, user: userName } }],
+    'current-context': context,
+    preferences: {},
+  });
+}

@@ -9,6 +9,7 @@ import type { Client } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
 import { DEFAULT_CLASS_ANNOTATION } from '../api/printers/storage.js';
 import { PROVISIONER } from '../controllers/volume/local-path.js';
+import { ensureEmulatedCsiDrivers } from './csi-drivers.js';
 
 export const DEFAULT_STORAGE_CLASS = 'standard';
 
@@ -26,4 +27,6 @@ export async function ensureDefaultStorageClass(client: Client): Promise<void> {
   } catch (e) {
     if (!isAlreadyExists(e)) throw e;
   }
+  // The emulated CSI drivers come installed too: their CSIDriver objects and one StorageClass each (src/csi/drivers.ts).
+  await ensureEmulatedCsiDrivers(client);
 }

@@ -23,10 +23,20 @@ import * as podautoscaler from './podautoscaler/controller.js';
 import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import * as rootca from './rootcacertpublisher/controller.js';
+import * as tokens from './serviceaccount/tokens-controller.js';
+import type { TokenSigner } from '../apiserver/authn/service-account-token.js';
+import * as clusterroleaggregation from './clusterroleaggregation/controller.js';
+import * as bootstrapsigner from './bootstrapsigner/controller.js';
+import * as csrapprover from './certificates/approver.js';
+import * as csrsigner from './certificates/signer.js';
 import * as servicelb from './servicelb/controller.js';
 import * as nodelifecycle from './nodelifecycle/controller.js';
 import * as pvbinder from './volume/binder.js';
 import * as localpath from './volume/local-path.js';
+import * as attachdetach from './volume/attach-detach.js';
+import * as csiattacher from './volume/csi-attacher.js';
+import * as csiprovisioner from './volume/csi-provisioner.js';
+import * as csiresizer from './volume/csi-resizer.js';
 import * as protection from './volume/protection.js';
 import type { NodeLifecycleConfig } from './nodelifecycle/config.js';
 import * as tainteviction from './nodelifecycle/taint-eviction.js';
@@ -43,6 +53,10 @@ export interface ControllerContext {
   recorder(component: string): EventRecorder;
   /** The cluster CA certificate (--root-ca-file); the root CA publisher needs it. */
   rootCA?: string;
+  /** --cluster-signing-cert-file / --cluster-signing-key-file: the CSR signer issues with this CA. */
+  clusterSigning?: { cert: string; key: string };
+  /** --service-account-private-key-file: signs the tokens of legacy token Secrets. */
+  serviceAccountTokenSigner?: TokenSigner;
   /** --node-monitor-grace-period and the node lifecycle controller's other settings. */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** --horizontal-pod-autoscaler-sync-period and the HPA controller's other settings. */
@@ -118,6 +132,12 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: resourcequota.NAME, aliases: ['resourcequota'], create: (c) => new resourcequota.ResourceQuotaController(c) })
     .register({ name: podgc.NAME, aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: rootca.NAME, aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
+    .register({ name: tokens.NAME, aliases: ['serviceaccount-token'], create: (c) => new tokens.TokensController({ ...c, signer: c.serviceAccountTokenSigner, rootCA: c.rootCA }) })
+    .register({ name: clusterroleaggregation.NAME, aliases: ['clusterrole-aggregation'], create: (c) => new clusterroleaggregation.ClusterRoleAggregationController(c) })
+    // kube leaves the bootstrap signer off by default and kubeadm turns it on (--controllers=*,bootstrapsigner); on here.
+    .register({ name: bootstrapsigner.NAME, aliases: ['bootstrapsigner'], create: (c) => new bootstrapsigner.BootstrapSigner(c) })
+    .register({ name: 'certificatesigningrequest-approving-controller', aliases: [csrapprover.NAME], create: (c) => new csrapprover.CsrApprover(c) })
+    .register({ name: 'certificatesigningrequest-signing-controller', aliases: [csrsigner.NAME], create: (c) => new csrsigner.CsrSigner({ ...c, ca: c.clusterSigning! }) })
     .register({ name: disruption.NAME, aliases: ['disruption'], create: (c) => new disruption.DisruptionController({ ...c, recorder: c.recorder(disruption.COMPONENT) }) })
     .register({ name: nodelifecycle.NAME, aliases: ['nodelifecycle'], create: (c) => new nodelifecycle.NodeLifecycleController({ ...c, recorder: c.recorder(nodelifecycle.COMPONENT), config: c.nodeLifecycle }) })
     .register({ name: pvbinder.NAME, aliases: ['persistentvolume-binder'], create: (c) => new pvbinder.PersistentVolumeBinder({ ...c, recorder: c.recorder(pvbinder.COMPONENT) }) })
@@ -125,6 +145,11 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: protection.PV_NAME, aliases: ['pv-protection'], create: (c) => new protection.PVProtectionController(c) })
     // kind's local-path provisioner runs as a pod; winkube runs its emulation beside the controllers.
     .register({ name: localpath.NAME, aliases: [], create: (c) => new localpath.LocalPathProvisioner({ ...c, recorder: c.recorder(localpath.COMPONENT) }) })
+    .register({ name: attachdetach.NAME, aliases: ['attachdetach'], create: (c) => new attachdetach.AttachDetachController({ ...c, recorder: c.recorder(attachdetach.COMPONENT) }) })
+    // The emulated CSI drivers' sidecars (external-provisioner, -attacher, -resizer), run beside the controllers.
+    .register({ name: csiprovisioner.NAME, aliases: [], create: (c) => new csiprovisioner.CsiProvisioner({ ...c, recorder: c.recorder(csiprovisioner.NAME) }) })
+    .register({ name: csiattacher.NAME, aliases: [], create: (c) => new csiattacher.CsiAttacher(c) })
+    .register({ name: csiresizer.NAME, aliases: [], create: (c) => new csiresizer.CsiResizer({ ...c, recorder: c.recorder('external-resizer') }) })
     .register({ name: tainteviction.NAME, aliases: [], create: (c) => new tainteviction.TaintEvictionController({ ...c, recorder: c.recorder(tainteviction.COMPONENT) }) })
     // The emulated cloud provider's part (cloud-controller-manager's service controller on a real cluster).
     .register({ name: servicelb.NAME, aliases: ['service-lb'], create: (c) => new servicelb.ServiceLbController({ ...c, recorder: c.recorder(servicelb.COMPONENT) }) });
@@ -143,6 +168,10 @@ export interface ControllerManagerOptions {
   registry?: ControllerRegistry;
   /** The cluster CA certificate, published in every namespace as kube-root-ca.crt. */
   rootCA?: string;
+  /** The CA the CSR signer issues with; no signer without it. */
+  clusterSigning?: { cert: string; key: string };
+  /** Signs legacy token Secrets' tokens (--service-account-private-key-file); the tokens controller idles without it. */
+  serviceAccountTokenSigner?: TokenSigner;
   /** Settings of the node lifecycle controller (e.g. --node-monitor-grace-period). */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** Settings of the horizontal pod autoscaler (e.g. --horizontal-pod-autoscaler-sync-period). */
@@ -163,10 +192,11 @@ export class ControllerManager {
     const ctx: ControllerContext = {
       client: opts.client, informers: this.informers, clock: opts.clock, logger,
       recorder: opts.recorder ?? ((component) => createEventRecorder({ client: opts.client, clock: opts.clock, logger, component })),
-      rootCA: opts.rootCA, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler, podEventBatchMs: opts.podEventBatchMs,
+      rootCA: opts.rootCA, clusterSigning: opts.clusterSigning, serviceAccountTokenSigner: opts.serviceAccountTokenSigner, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler, podEventBatchMs: opts.podEventBatchMs,
     };
     // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
-    const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA);
+    const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA)
+      .filter((d) => d.name !== 'certificatesigningrequest-signing-controller' || opts.clusterSigning);
     this.controllers = enabled.map((d) => d.create(ctx));
   }
 

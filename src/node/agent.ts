@@ -1,7 +1,8 @@
 // NodeAgent: hosts many kubelets in one process. One shared pod informer, indexed by spec.nodeName, feeds every
 // kubelet; registration runs with bounded concurrency; no per-node watches or polling loops.
 
-import type { Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { ObjectReference, PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec, Pod, Service } from 'kubernetes-types/core/v1.js';
+import { canExpandOnline, expandedStatus, needsNodeExpansion, resizeSuccessfulMessage } from './volumes/online-expansion.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { InformerFactory, type Informer } from '../client/informer.js';
@@ -16,7 +17,10 @@ import { POD_STAGES } from './stages/pod-stages.js';
 import type { Stage, StageTimings } from './stages/types.js';
 import { StatusWriter } from './status-writer.js';
 import type { ConfigSource } from './process/env-vars.js';
+import { ServiceAccountTokenManager } from './volumes/token-manager.js';
 import { ClusterZone, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
+import { FlannelPeers } from '../network/cni/flannel-peers.js';
+import { SlicedRunner } from '../util/sliced-runner.js';
 import { ClusterNetwork, type ClusterNetworkOptions } from '../network/model/cluster-network.js';
 import { commonPrefix6 } from '../network/ipam/cidr6.js';
 import { formatHnsView } from '../network/hns/format.js';
@@ -32,7 +36,13 @@ import { serveStream } from './server/stream-handlers.js';
 export const NODE_NAME_INDEX = 'spec.nodeName';
 
 export interface NodeAgentOptions {
+  /**
+   * The agent's own client: its shared informers (one cluster-wide watch per resource for all its kubelets) and the
+   * labels kubelets may not set themselves. A real kubelet has neither; see docs/cli.md (component identities).
+   */
   client: Client;
+  /** The client a kubelet acts through (system:node:<name>, for the Node authorizer); `client` when absent. */
+  clientFor?: (node: string) => Client;
   clock: Clock;
   logger: Logger;
   profiles: NodeProfile[];
@@ -41,6 +51,8 @@ export interface NodeAgentOptions {
   /** Event sink per node; defaults to core/v1 Events written through the client. */
   events?: (node: string) => EventRecorder;
   stages?: readonly Stage[];
+  /** Run due pod stages a slice of time at a time, yielding to I/O between slices (winkube up; tests run them inline). */
+  slicedStages?: boolean;
   timings?: StageTimings;
   /** Nodes registered at once during start(). */
   registerConcurrency?: number;
@@ -56,9 +68,15 @@ export interface NodeAgentOptions {
 
 export class NodeAgent {
   private readonly kubelets = new Map<string, Kubelet>();
+  /** Each kubelet's event recorder, for the volume work the agent does on a kubelet's behalf (online expansion). */
+  private readonly recorders = new Map<string, { event(ref: ObjectReference, type: 'Normal' | 'Warning', reason: string, message: string): void }>();
+  /** The flannel leases of all Nodes, as every node's flanneld follows them (one table for the agent's nodes). */
+  private readonly flannelPeers = new FlannelPeers();
   private readonly informers: InformerFactory;
   private readonly ownsInformers: boolean;
   private readonly podInformer: Informer<KubeObject>;
+  /** Pod-bound ServiceAccount tokens for projected volumes (one token manager for the agent's kubelets). */
+  private readonly tokens: ServiceAccountTokenManager;
   private readonly configMaps: Informer<KubeObject>;
   private readonly secrets: Informer<KubeObject>;
   private readonly runtimeClasses: Informer<KubeObject>;
@@ -86,14 +104,30 @@ export class NodeAgent {
     // persistentVolumeClaim volumes: the kubelet reads claims and volumes (pkg/kubelet/volumemanager populator).
     const claims = this.informers.for(R.persistentvolumeclaims);
     const volumes = this.informers.for(R.persistentvolumes);
+    const csiDrivers = this.informers.for(R.csidrivers);
+    const attachments = this.informers.for(R.volumeattachments);
+    this.tokens = new ServiceAccountTokenManager({
+      clock: o.clock,
+      // The pod's kubelet asks, so the Node authorizer and NodeRestriction see the node the pod is bound to.
+      request: (ns, sa, body, node) => this.clientOf(node).createSubresource(R.serviceaccounts, ns, sa, 'token', body) as Promise<{ status?: { token?: string; expirationTimestamp?: string } }>,
+      refreshed: (pod) => this.route(pod)?.tokenRefreshed(pod),
+    });
     const config: ConfigSource = {
       ...configSource(this.configMaps, this.secrets, this.runtimeClasses),
+      serviceAccountToken: (pod, src) => this.tokens.get(pod, src),
       services: (ns) => [...services.list(ns), ...(ns === 'default' ? [] : services.list('default'))] as unknown as Service[],
       persistentVolumeClaim: (ns, name) => {
         const c = claims.get(`${ns}/${name}`) as { spec?: { volumeName?: string }; status?: { phase?: string } } | undefined;
         return c && { phase: c.status?.phase, volumeName: c.spec?.volumeName };
       },
-      persistentVolume: (name) => (volumes.get(name) ? { name } : undefined),
+      persistentVolume: (name) => {
+        const pv = volumes.get(name) as { spec?: PersistentVolumeSpec } | undefined;
+        return pv && { name, spec: pv.spec };
+      },
+      // CSI: the kubelet reads CSIDrivers (attachRequired) and waits for VolumeAttachments (pkg/volume/csi/csi_attacher.go).
+      attachRequired: (driver) => (csiDrivers.get(driver) as { spec?: { attachRequired?: boolean } } | undefined)?.spec?.attachRequired,
+      volumeAttached: (pv, node) => (attachments.list() as { spec?: { nodeName?: string; source?: { persistentVolumeName?: string } }; status?: { attached?: boolean } }[])
+        .some((va) => va.spec?.nodeName === node && va.spec?.source?.persistentVolumeName === pv && va.status?.attached === true),
     };
     // The data plane: every node's HNS or iptables programmed by its kube-proxy from Services and EndpointSlices,
     // pods by IP from the kubelets; the DNS zone coredns pods answer from, kept from the same informers.
@@ -115,7 +149,9 @@ export class NodeAgent {
     };
     services.addHandler({ add: onService, update: (_old, o) => onService(o), delete: onService });
     endpointSlices.addHandler({ add: onSlice, update: (_old, o) => onSlice(o), delete: onSlice });
-    this.lookups.push(services, endpointSlices, claims, volumes);
+    this.lookups.push(services, endpointSlices, claims, volumes, csiDrivers, attachments);
+    // A claim the resizer left FileSystemResizePending is finished by the kubelet of a node that mounts it.
+    claims.addHandler({ add: (c) => this.expandOnline(c, volumes), update: (_o, c) => this.expandOnline(c, volumes), delete: () => undefined });
     this.statusWriter = new StatusWriter({ client: o.client, clock: o.clock, logger });
     const engine = new StageEngine(o.stages ?? POD_STAGES, ACTIONS);
     if (o.serverTls) {
@@ -127,12 +163,36 @@ export class NodeAgent {
       });
     }
     const serverEndpoint = () => this.serverEndpoint;
+    const runner = o.slicedStages ? new SlicedRunner(5, (err) => logger.error('pod stage failed', { err: String(err) })) : undefined;
     for (const profile of o.profiles) {
-      const events = o.events?.(profile.name) ?? new KubeletEventRecorder(o.client, o.clock, profile.name, logger);
+      const events = o.events?.(profile.name) ?? new KubeletEventRecorder(this.clientOf(profile.name), o.clock, profile.name, logger);
+      this.recorders.set(profile.name, events);
       this.kubelets.set(profile.name, new Kubelet({
-        profile, client: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, clusterNetwork: this.network, dnsZone, apiServer: o.apiServer,
+        profile, client: this.clientOf(profile.name), labeller: o.client, clock: o.clock, logger, engine, statusWriter: this.statusWriter, events, timings: o.timings, serverEndpoint, config, clusterNetwork: this.network, flannelPeers: this.flannelPeers, runner, dnsZone, apiServer: o.apiServer,
       }));
     }
+  }
+
+  /** The client of the kubelet of `node` (its own identity when the agent has one per node). */
+  private clientOf(node: string | undefined): Client {
+    return node && this.o.clientFor ? this.o.clientFor(node) : this.o.client;
+  }
+
+  /** NodeExpandVolume for a claim one of this agent's nodes mounts (src/node/volumes/online-expansion.ts). */
+  private expandOnline(obj: KubeObject, volumes: Informer<KubeObject>): void {
+    const claim = obj as unknown as PersistentVolumeClaim;
+    if (!needsNodeExpansion(claim) || !claim.spec?.volumeName) return;
+    const pv = volumes.get(claim.spec.volumeName) as unknown as PersistentVolume | undefined;
+    if (!pv?.spec?.capacity?.storage) return;
+    const ns = claim.metadata?.namespace ?? 'default';
+    const pod = (this.podInformer.list(ns) as unknown as Pod[]).find((p) => p.status?.phase === 'Running' && p.spec?.nodeName && this.kubelets.has(p.spec.nodeName)
+      && (p.spec.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName === claim.metadata?.name));
+    const kubelet = pod && this.kubelets.get(pod.spec!.nodeName!);
+    if (!pod || !kubelet || !canExpandOnline(pv, kubelet.profile)) return;
+    const status = expandedStatus(claim, pv);
+    void this.clientOf(kubelet.name).patch(R.persistentvolumeclaims, ns, claim.metadata!.name!, 'merge', { status }, { subresource: 'status' })
+      .then(() => this.recorders.get(kubelet.name)?.event({ kind: 'Pod', apiVersion: 'v1', namespace: ns, name: pod.metadata?.name, uid: pod.metadata?.uid }, 'Normal', 'FileSystemResizeSuccessful', resizeSuccessfulMessage(pv.metadata!.name!, kubelet.name)))
+      .catch(() => { /* the next claim update retries */ });
   }
 
   /** What `winkube net` and `winkube hns` read through the kubelet server. */
@@ -160,19 +220,14 @@ export class NodeAgent {
     // Containers read ConfigMaps and Secrets at create: have them before the first pod is handled.
     // flanneld's kube subnet manager on every node follows the other nodes' leases (RemoteSubnetRoutes, host routes).
     const nodes = this.informers.for(R.nodes);
-    // Only a changed lease reaches the kubelets: Node status updates (heartbeats) leave it as it was, and telling every
-    // kubelet about every Node update would cost nodes × updates.
-    const seen = new Map<string, string>();
+    // One lease table for all of this agent's nodes; only a changed lease (not a heartbeat) costs work, and only on the
+    // nodes that program something per peer (vxlan Windows nodes' RemoteSubnetRoutes).
+    const followers = [...this.kubelets.values()].map((k) => k.nodeNetwork).filter((nn) => nn.followsPeers);
     const peer = (o: KubeObject, gone = false) => {
       const n = o as unknown as Node;
       const name = n.metadata?.name;
-      if (!name) return;
-      const lease = gone ? undefined : leaseOf(n);
-      const text = lease ? JSON.stringify(lease) : '';
-      if (seen.get(name) === text && !gone) return;
-      if (gone) seen.delete(name);
-      else seen.set(name, text);
-      for (const k of this.kubelets.values()) k.nodeNetwork.peerLease(name, lease);
+      if (!name || !this.flannelPeers.set(name, gone ? undefined : leaseOf(n))) return;
+      for (const nn of followers) if (nn.profile.name !== name) nn.syncPeers();
     };
     nodes.addHandler({ add: (o) => peer(o), update: (_old, o) => peer(o), delete: (o) => peer(o, true) });
     const lookups = [this.configMaps, this.secrets, this.runtimeClasses, nodes, ...this.lookups];
@@ -181,6 +236,12 @@ export class NodeAgent {
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {
       const node = asPod(o).spec?.nodeName;
       return node ? [node] : [];
+    });
+    // Tokens are asked for as soon as a pod reaches its node, so its volumes rarely wait for one.
+    this.podInformer.addHandler({
+      add: (o) => this.prefetchTokens(asPod(o)),
+      update: (_old, o) => this.prefetchTokens(asPod(o)),
+      delete: (o) => this.tokens.forget(o.metadata.uid ?? ''),
     });
     this.podInformer.addHandler({
       add: (o) => this.route(asPod(o))?.podChanged(asPod(o)),
@@ -192,6 +253,7 @@ export class NodeAgent {
   }
 
   stop(): void {
+    this.tokens.stop();
     for (const k of this.kubelets.values()) k.stop();
     if (this.ownsInformers) this.informers.stop();
     void this.server?.close();
@@ -209,6 +271,14 @@ export class NodeAgent {
   /** Pods bound to one of our nodes, from the shared index. */
   podsOn(node: string): Pod[] {
     return this.podInformer.byIndex(NODE_NAME_INDEX, node).map(asPod);
+  }
+
+  private prefetchTokens(pod: Pod): void {
+    const phase = pod.status?.phase;
+    if (!this.route(pod) || phase === 'Succeeded' || phase === 'Failed') return;
+    for (const v of pod.spec?.volumes ?? []) {
+      for (const s of v.projected?.sources ?? []) if (s.serviceAccountToken) this.tokens.get(pod, s.serviceAccountToken);
+    }
   }
 
   private route(p: Pod): Kubelet | undefined {

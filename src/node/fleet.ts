@@ -12,6 +12,7 @@ import {
   addressesFor, DEFAULT_ADDRESSING, linuxProfile, type NodeAddresses, runtimeVersion, WINDOWS_RELEASES, windowsProfile, type Addressing,
 } from './fleet-defaults.js';
 import { DEFAULT_KUBELET_VERSION, WINDOWS_PRIORITY_CLASSES, windowsKernelVersion, type NodeProfile } from './profile.js';
+import { CSI_PROXY_VERSIONS, NO_CSI_PROXY } from '../csi/csi-proxy.js';
 
 export const FLEET_API_VERSION = 'winkube.io/v1alpha1';
 export const FLEET_KIND = 'NodeFleet';
@@ -30,7 +31,7 @@ const NODE_FIELDS = new Set([
   'name', 'count', 'os', 'arch', 'windowsBuild', 'windowsUBR', 'osImage', 'kernelVersion', 'kubeletVersion',
   'containerRuntime', 'containerRuntimeVersion', 'isolation', 'capacity', 'kubeReserved', 'systemReserved',
   'evictionHard', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'sandboxImage', 'windowsPriorityClass',
-  'featureGates', 'network',
+  'featureGates', 'network', 'csiProxy', 'flexVolumeDrivers',
 ]);
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -157,6 +158,11 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
   if (os === 'windows') errs.push(...windowsControlPlaneErrors(entry, path));
   checkFeatureGates(entry.featureGates, typeof entry.kubeletVersion === 'string' ? entry.kubeletVersion : DEFAULT_KUBELET_VERSION, `${path}.featureGates`, errs);
   checkStringList(entry.preloadedImages, `${path}.preloadedImages`, errs);
+  checkStringList(entry.flexVolumeDrivers, `${path}.flexVolumeDrivers`, errs);
+  if (entry.csiProxy !== undefined) {
+    if (os !== 'windows') errs.push(fieldErr.forbidden(`${path}.csiProxy`, 'csi-proxy runs on Windows nodes only'));
+    else checkEnum(entry, 'csiProxy', [...CSI_PROXY_VERSIONS, NO_CSI_PROXY], path, errs);
+  }
   if ((entry.podCIDR !== undefined || entry.internalIP !== undefined) && count !== 1) errs.push(fieldErr.forbidden(`${path}.podCIDR`, 'podCIDR and internalIP may only be set when count is 1'));
   if (entry.podCIDR !== undefined) {
     try { parseCidr(String(entry.podCIDR)); } catch (err) { errs.push(fieldErr.invalid(`${path}.podCIDR`, entry.podCIDR, (err as Error).message)); }
@@ -183,7 +189,7 @@ function readEntry(entry: unknown, path: string, out: NodeProfile[], addressing:
 function buildProfile(e: Obj, os: 'linux' | 'windows', name: string, index: number, addr: NodeAddresses): NodeProfile {
   const over: Partial<NodeProfile> = { ...addr };
   const copy = <K extends keyof NodeProfile>(k: K) => { if (e[k] !== undefined) (over as Record<string, unknown>)[k] = e[k]; };
-  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass', 'featureGates'] as const) copy(k);
+  for (const k of ['arch', 'osImage', 'kernelVersion', 'kubeletVersion', 'containerRuntime', 'isolation', 'labels', 'taints', 'roles', 'podCIDR', 'internalIP', 'preloadedImages', 'windowsUBR', 'sandboxImage', 'windowsPriorityClass', 'featureGates', 'csiProxy', 'flexVolumeDrivers'] as const) copy(k);
   if (e.containerRuntime !== undefined && e.containerRuntimeVersion === undefined) over.containerRuntimeVersion = runtimeVersion(e.containerRuntime as 'containerd' | 'docker');
   copy('containerRuntimeVersion');
   const base = os === 'windows' ? windowsProfile(name, index, e.windowsBuild as string, over) : linuxProfile(name, index, over);

@@ -1,6 +1,7 @@
 // One emulated kubelet: registers its Node, keeps the Lease and node status fresh, and runs the pods bound to it
 // through the stage engine with one timer per pod on the injected clock (no polling loops).
 
+import { kubeletMaySet } from '../api/kubelet-labels.js';
 import type { Writable } from 'node:stream';
 import type { NodeStatus, ObjectReference, Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
@@ -10,6 +11,8 @@ import { R } from '../client/resources.js';
 import type { Clock, Timer } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 import { HostLocalAllocator } from '../network/ipam/host-local.js';
+import type { SlicedRunner } from '../util/sliced-runner.js';
+import type { FlannelPeers } from '../network/cni/flannel-peers.js';
 import { NodeNetwork } from '../network/cni/node-network.js';
 import { admitPod } from './admission.js';
 import { sandboxJoinsHostNetwork } from './os/windows/host-network.js';
@@ -31,6 +34,7 @@ import { CLUSTER_DOMAIN, DEFAULT_CLUSTER_DNS } from '../network/dns/zone.js';
 import { ClusterNetwork } from '../network/model/cluster-network.js';
 import type { ClusterZone } from '../network/dns/zone.js';
 import { KubeletNodeNet, type NodeNetOptions } from './node-net.js';
+import { hostNetworkView } from './os/windows/host-network-view.js';
 import { computeSystems } from './os/windows/compute-systems.js';
 import { podDns, type DnsSettings } from './process/pod-dns.js';
 import { resolveHost } from './shell/net/resolver.js';
@@ -46,6 +50,8 @@ import { containerLogTarget } from './logs/log-status.js';
 import type { ConfigSource } from './process/env-vars.js';
 import type { StatusWriter } from './status-writer.js';
 import type { StatsSource } from './stats/interfaces.js';
+import { registerCsiPlugins } from './volumes/csi-registration.js';
+import { volumesInUse } from './volumes/csi-node.js';
 
 /** The node network's gateway (.1), the resolver dnsPolicy Default copies from the node. */
 function hostGateway(nodeIP: string): string {
@@ -60,7 +66,15 @@ export const NODE_STATUS_REPORT_MS = 5 * 60_000;
 
 export interface KubeletOptions {
   profile: NodeProfile;
+  /** Where due pod stages run, a slice at a time (the agent's, shared by its kubelets); inline when absent (tests). */
+  runner?: SlicedRunner;
+  /** The kubelet's own client (system:node:<name> where the agent gives each kubelet its identity). */
   client: Client;
+  /**
+   * Sets the Node labels a kubelet may not (node-role.kubernetes.io/*, a fleet's restricted labels), as kubeadm labels
+   * a node after it joins; the kubelet's own client when absent.
+   */
+  labeller?: Client;
   clock: Clock;
   logger: Logger;
   engine: StageEngine;
@@ -69,6 +83,8 @@ export interface KubeletOptions {
   timings?: StageTimings;
   /** The cluster's network model this node joins (the agent's); a model of this node alone when absent (tests). */
   clusterNetwork?: ClusterNetwork;
+  /** The flannel lease table of the agent's nodes (each node keeps its own when absent). */
+  flannelPeers?: FlannelPeers;
   /** The cluster DNS zone, which DNS server programs (coredns) in this node's pods answer from. */
   dnsZone?: ClusterZone;
   /** kube-apiserver's address on the node network and the real server behind it (the `kubernetes` Service's endpoint). */
@@ -118,7 +134,7 @@ export class Kubelet {
     this.profile = o.profile;
     this.name = o.profile.name;
     this.ipam = new HostLocalAllocator(o.profile.podCIDR);
-    this.nodeNetwork = new NodeNetwork({ profile: o.profile, ipam: this.ipam });
+    this.nodeNetwork = new NodeNetwork({ profile: o.profile, ipam: this.ipam, peers: o.flannelPeers });
     this.allocatable = computeAllocatable(o.profile);
     this.labels = nodeLabels(o.profile);
     for (const img of o.profile.preloadedImages) this.images.add(lookupImage(img)?.name ?? img);
@@ -163,10 +179,11 @@ export class Kubelet {
     this.processes = new ProcessHost({
       hostServices: this.services,
       hostCompute: o.profile.os === 'windows' ? () => computeSystems(this.pods.values(), o.profile) : undefined,
+      hostNetwork: o.profile.os === 'windows' ? hostNetworkView(this.nodeNetwork, this.ipam) : undefined,
       profile: o.profile, clock: o.clock, run: runCommand, networkCalls: (rec, nameservers) => this.net.callsFor(rec, nameservers), cni: (sandboxID) => this.nodeNetwork.resultFor(sandboxID),
       dns: this.dnsSettings,
       bootTimeMs: () => this.readyAt,
-      volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG },
+      volumeContext: { os: o.profile.os, hostIP: o.profile.internalIP, allocatable: this.allocatable, config: o.config ?? NO_CONFIG, node: o.profile },
       exited: (rec, c, code, reason) => this.resync(rec, () => (c.processExit = { code, at: o.clock.now(), ...(reason ? { reason } : {}) })),
       startFailed: (rec, c, message) => {
         if (c.state === 'running') this.resync(rec, () => failStart(this.ctx, rec, c, message));
@@ -197,8 +214,12 @@ export class Kubelet {
     const { client, clock } = this.o;
     let node: KubeObject;
     let previousBootID: string | undefined;
+    // NodeRestriction refuses a kubelet other labels (node-role.kubernetes.io/*): the labeller sets those after.
+    const own = Object.fromEntries(Object.entries(this.labels).filter(([k]) => kubeletMaySet(k)));
+    const restricted = Object.fromEntries(Object.entries(this.labels).filter(([k]) => !kubeletMaySet(k)));
     try {
       const fresh = initialNode(this.profile, this.o.serverEndpoint?.()) as unknown as KubeObject;
+      fresh.metadata = { ...fresh.metadata, labels: { ...own, ...Object.fromEntries(Object.entries(fresh.metadata?.labels ?? {}).filter(([k]) => kubeletMaySet(k))) } };
       // flannel's kube subnet manager publishes the lease on the Node (backend type and data, public IP).
       const netAnnotations = this.nodeNetwork.annotations();
       if (Object.keys(netAnnotations).length) fresh.metadata = { ...fresh.metadata, annotations: { ...fresh.metadata?.annotations, ...netAnnotations } };
@@ -208,7 +229,7 @@ export class Kubelet {
       // kubelet_node_status.go tryRegisterWithAPIServer: reconcile labels on the existing node.
       const endpoint = this.o.serverEndpoint?.();
       const annotations = { ...this.nodeNetwork.annotations(), ...(endpoint ? { [KUBELET_SERVER_ANNOTATION]: endpoint } : {}) };
-      const metadata = { labels: this.labels, ...(Object.keys(annotations).length ? { annotations } : {}) };
+      const metadata = { labels: own, ...(Object.keys(annotations).length ? { annotations } : {}) };
       node = await client.patch(R.nodes, undefined, this.name, 'merge', { metadata });
       // A restart is a reboot: the image store is on disk and survives it, so what the Node reported is still here.
       const before = node.status as NodeStatus | undefined;
@@ -218,9 +239,14 @@ export class Kubelet {
       previousBootID = before?.nodeInfo?.bootID;
       this.bootCount = previousBoot(this.profile, previousBootID) + 1;
     }
+    if (Object.entries(restricted).some(([k, v]) => node.metadata.labels?.[k] !== v)) {
+      node = await (this.o.labeller ?? client).patch(R.nodes, undefined, this.name, 'merge', { metadata: { labels: restricted } });
+    }
     this.nodeUid = node.metadata?.uid;
     this.readyAt = clock.now();
     await this.reportStatus(true);
+    // The emulated CSI drivers' node plugins announce themselves once the kubelet is up (src/node/volumes/csi-registration.ts).
+    await registerCsiPlugins(client, this.profile, this.nodeUid, this.o.logger).catch((err) => this.o.logger.warn('CSI driver registration failed', { node: this.name, err: String(err) }));
     const bootID = bootIdFor(this.profile, this.bootCount);
     if (previousBootID && previousBootID !== bootID) {
       this.o.events.event(nodeRef(this.name), 'Warning', 'Rebooted', rebootedMessage(this.name, bootID));
@@ -293,7 +319,9 @@ export class Kubelet {
 
   private async reportStatus(force: boolean): Promise<void> {
     const now = this.o.clock.now();
-    const status = nodeStatus(this.profile, this.images, now, this.readyAt, this.bootCount);
+    const inUse = volumesInUse(this.pods.values(), this.o.config ?? NO_CONFIG);
+    // null removes the field through the merge patch when nothing is mounted, as kube omits an empty list.
+    const status = { ...nodeStatus(this.profile, this.images, now, this.readyAt, this.bootCount), volumesInUse: inUse.length ? inUse : null };
     // Compare without heartbeat times: a change is written at once, an unchanged status every 5 minutes.
     const shape = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastHeartbeatTime: '' })) });
     if (!force && shape === this.lastStatusJson && now - this.lastReported < NODE_STATUS_REPORT_MS) return;
@@ -349,6 +377,18 @@ export class Kubelet {
     if (rec && rec.uid === pod.metadata?.uid) this.cleanup(rec);
   }
 
+  /**
+   * The token manager has a (new) ServiceAccount token for the pod: a sandbox waiting for it is made now, and running
+   * containers see the renewed token in their projected volumes.
+   */
+  tokenRefreshed(pod: Pod): void {
+    const rec = this.pods.get(objectKey(pod as { metadata: { name?: string; namespace?: string } }));
+    if (!rec || rec.uid !== pod.metadata?.uid || this.stopped || this.suspended) return;
+    rec.sandboxRetryAt = undefined;
+    this.processes.refreshTokenVolumes(rec);
+    this.sync(rec);
+  }
+
   /** The log `kubectl logs` reads for a container of a pod on this node, or the kubelet's reason there is none. */
   containerLog(namespace: string, name: string, container: string, previous: boolean): { log?: ContainerLog; error?: string; status: number } {
     const rec = this.pods.get(`${namespace}/${name}`);
@@ -397,7 +437,7 @@ export class Kubelet {
       return;
     }
     rec.reported = status;
-    this.o.statusWriter.set(rec.key, rec.uid, status);
+    this.o.statusWriter.set(rec.key, rec.uid, status, this.o.client);
   }
 
   /** Keeps exactly one timer per pod, at the next stage's due time. */
@@ -411,7 +451,9 @@ export class Kubelet {
     const delay = Math.max(0, due.at - this.o.clock.now());
     const timer = this.o.clock.setTimeout(() => {
       this.timers.delete(rec.key);
-      if (this.pods.get(rec.key) === rec) this.sync(rec);
+      const run = () => { if (this.pods.get(rec.key) === rec) this.sync(rec); };
+      if (this.o.runner) this.o.runner.run(run);
+      else run();
     }, delay);
     this.timers.set(rec.key, { at: due.at, timer });
   }

@@ -63,6 +63,13 @@ export interface NodeProfile {
   featureGates?: Record<string, boolean>;
   /** CNI plugin and kube-proxy of the node; absent: defaultNetworkProfile(os). */
   network?: NodeNetworkProfile;
+  /**
+   * Windows: the csi-proxy release installed as the `csiproxy` service (`v1.1.3`, `v0.2.2`…), or `none`; absent: the
+   * default for kubelets from v1.18 (src/csi/csi-proxy.ts). CSI node plugins on Windows work only through it.
+   */
+  csiProxy?: string;
+  /** FlexVolume drivers installed in the kubelet's plugin directory, e.g. `microsoft.com/smb.cmd` (src/node/volumes/flex-volume.ts). */
+  flexVolumeDrivers?: string[];
 }
 
 /** The Win32 priority classes --windows-priorityclass accepts; anything else stops the kubelet (seed 001/002). */

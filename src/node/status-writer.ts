@@ -18,6 +18,8 @@ interface Slot {
    * stops the echo of our own write (watch event → resync → same status) from causing another write. */
   latest?: string;
   waiters: (() => void)[];
+  /** Who writes it: the kubelet of the pod's node. */
+  client?: Client;
 }
 
 export interface StatusWriterOptions {
@@ -38,13 +40,14 @@ export class StatusWriter {
     this.max = opts.maxInFlight ?? 32;
   }
 
-  /** Queues `status` for the pod; it supersedes anything not yet sent. */
-  set(key: string, uid: string, status: PodStatus): void {
+  /** Queues `status` for the pod; it supersedes anything not yet sent. `client` is the pod's kubelet's (its node identity). */
+  set(key: string, uid: string, status: PodStatus, client?: Client): void {
     let slot = this.slots.get(key);
     if (!slot || slot.uid !== uid) {
       slot = { uid, inFlight: false, waiters: [] };
       this.slots.set(key, slot);
     }
+    slot.client = client;
     const json = JSON.stringify(status);
     if (json === slot.latest) return;
     slot.latest = json;
@@ -101,7 +104,7 @@ export class StatusWriter {
       // patch keeps what it does not mention, so addresses the pod no longer has (no sandbox after a reboot) are sent
       // as null, which removes them, as the kubelet's patch from old to new status does.
       const patch = { ...status, podIP: status.podIP ?? null, podIPs: status.podIPs ?? null };
-      await this.opts.client.patch(R.pods, namespace, name, 'merge', { metadata: { uid: slot.uid }, status: patch }, { subresource: 'status' });
+      await (slot.client ?? this.opts.client).patch(R.pods, namespace, name, 'merge', { metadata: { uid: slot.uid }, status: patch }, { subresource: 'status' });
     } catch (err) {
       if (!isNotFound(err)) {
         this.opts.logger.debug('pod status write failed; will retry', { pod: key, err: String(err) });

@@ -114,6 +114,8 @@ export interface NodeInfoLister {
    * every node.
    */
   havePodsWithAffinity?(): { withAffinity: readonly NodeInfo[]; withRequiredAnti: readonly NodeInfo[] };
+  /** Bumped whenever a node joins or leaves list(); lets plugins keep per-node sums between cycles. */
+  membership?(): number;
 }
 
 /** What plugins may use besides their arguments (framework.Handle). */

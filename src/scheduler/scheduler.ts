@@ -44,8 +44,9 @@ export interface SchedulerDeps {
 /** policy/v1 PodDisruptionBudget; src/client/resources.ts has no entry for it yet. */
 export const PDB_RESOURCE: ResourceType = R.poddisruptionbudgets;
 
-// Yield to I/O (watch events, bind responses) this often when the active queue is long.
-const YIELD_EVERY = 64;
+// Yield to I/O (watch events, bind responses, other clients' requests) after this much scheduling when the active
+// queue is long: a count of cycles would block for as long as 64 cycles take, which grows with the fleet.
+const SLICE_MS = 10;
 
 export class Scheduler {
   readonly config: ResolvedConfig;
@@ -136,14 +137,17 @@ export class Scheduler {
   }
 
   private async run(): Promise<void> {
-    let n = 0;
+    let slice = performance.now();
     while (this.running) {
       // Ready pods are taken without a promise each, so a run of cycles stays together and the bindings they
       // started (queued behind them) follow as a batch: both halves keep their data hot.
       const qp = this.queue.popNow() ?? (await this.queue.pop());
       if (!qp) return;
       this.scheduleOne(qp);
-      if (++n % YIELD_EVERY === 0) await new Promise<void>((r) => setImmediate(r));
+      if (performance.now() - slice >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
     }
   }
 

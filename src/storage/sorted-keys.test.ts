@@ -45,3 +45,27 @@ test('matches a plain sort after random inserts and removes', () => {
   }
   assert.deepEqual(k.withPrefix('/k/'), [...ref].sort());
 });
+
+test('stays ordered across chunk splits and emptied chunks', () => {
+  // Enough keys to split chunks many times over, removed again in an order that empties whole chunks.
+  const k = new SortedKeys();
+  const ref = new Set<string>();
+  for (let i = 0; i < 5000; i++) {
+    const key = `/c/${String((i * 7919) % 5000).padStart(5, '0')}`;
+    k.insert(key);
+    ref.add(key);
+  }
+  assert.equal(k.size, 5000);
+  assert.deepEqual(k.withPrefix('/c/'), [...ref].sort());
+  assert.deepEqual(k.withPrefix('/c/0100'), [...ref].filter((x) => x.startsWith('/c/0100')).sort());
+  for (let i = 0; i < 4000; i++) {
+    const key = `/c/${String(i).padStart(5, '0')}`;
+    k.remove(key);
+    ref.delete(key);
+  }
+  assert.equal(k.size, 1000);
+  assert.deepEqual(k.withPrefix('/c/'), [...ref].sort());
+  k.insert('/a');
+  k.insert('/z');
+  assert.deepEqual(k.withPrefix('/'), ['/a', ...[...ref].sort(), '/z']);
+});

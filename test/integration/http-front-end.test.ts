@@ -56,10 +56,14 @@ test('discovery answers exactly application/json (kubectl 1.27.0 compares the st
   assert.equal(JSON.parse(agg.body).kind, 'APIGroupDiscoveryList');
 });
 
-test('requests without a client certificate get 401, except /version and health checks', async () => {
+test('requests without credentials are system:anonymous: /version and health checks allowed, the rest 403', async () => {
   const res = await request('/api/v1/namespaces', { anonymous: true });
-  assert.equal(res.status, 401);
-  assert.equal(JSON.parse(res.body).reason, 'Unauthorized');
+  assert.equal(res.status, 403);
+  assert.equal(res.body, JSON.stringify({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: 'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    reason: 'Forbidden', details: { kind: 'namespaces' }, code: 403,
+  }));
   assert.equal((await request('/version', { anonymous: true })).status, 200);
   assert.equal((await request('/healthz', { anonymous: true })).body, 'ok');
 });

@@ -66,7 +66,9 @@ export function buildCatalog(decls: ResourceDecl[]): Catalog {
   for (const decl of decls) {
     const gvk = { group: decl.group, version: decl.version, kind: decl.kind };
     const kind = decl.definition && get(decl.definition) ? decl.definition : decl.definition ?? standInName(decl);
-    extra[kind] = get(kind) ? withGvk(get(kind)!, gvk) : standInKind(decl, gvk);
+    // A custom resource brings its own schema (apiextensions-apiserver pkg/controller/openapi/builder).
+    if (decl.openapiSchema) extra[kind] = withGvk(decl.openapiSchema, gvk);
+    else extra[kind] = get(kind) ? withGvk(get(kind)!, gvk) : standInKind(decl, gvk);
     const list = `${kind}List`;
     const listGvk = { ...gvk, kind: `${decl.kind}List` };
     extra[list] = get(list) ? withGvk(get(list)!, listGvk) : standInList(decl, kind);

@@ -70,3 +70,25 @@ export function buildOpenApi(decls: ResourceDecl[]): OpenApi {
   const v3Discovery = once(() => openApiV3Discovery(decls, v3));
   return { v2Protobuf, v2Json, v3Discovery, v3 };
 }
+
+/**
+ * The OpenAPI of a registry that changes at run time (custom resources): the documents are rebuilt on first request
+ * after a change, so a static registry costs what buildOpenApi costs.
+ */
+export function registryOpenApi(registry: { readonly decls: ResourceDecl[]; readonly generation: number }): OpenApi {
+  let generation = -1;
+  let current: OpenApi | undefined;
+  const now = (): OpenApi => {
+    if (!current || generation !== registry.generation) {
+      current = buildOpenApi(registry.decls);
+      generation = registry.generation;
+    }
+    return current;
+  };
+  return {
+    v2Protobuf: () => now().v2Protobuf(),
+    v2Json: () => now().v2Json(),
+    v3Discovery: () => now().v3Discovery(),
+    v3: (gv) => now().v3(gv),
+  };
+}

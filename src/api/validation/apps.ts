@@ -26,7 +26,7 @@ export function validateTemplateForSelector(t: PodTemplateSpec | undefined, sele
   const rp = t.spec?.restartPolicy;
   if (rp !== 'Always') errs.push(fieldErr.notSupported(`${path}.spec.restartPolicy`, rp ?? '', ['Always']));
   if (t.spec?.activeDeadlineSeconds !== undefined && t.spec.activeDeadlineSeconds !== null) {
-    errs.push(fieldErr.invalid(`${path}.spec.activeDeadlineSeconds`, t.spec.activeDeadlineSeconds, 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errs.push(fieldErr.forbidden(`${path}.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in ReplicaSet is not Supported'));
   }
   return errs;
 }

@@ -11,12 +11,13 @@ import { validateLabelSelector } from './labels.js';
 import { nameIsDNSSubdomain } from './names.js';
 import { deepEqual, FIELD_IMMUTABLE, validateNonnegative, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { validatePodTemplateSpec } from './pod.js';
+import { validateIndexedLimits, validatePodFailurePolicy, validatePodReplacementPolicy, validateSuccessPolicy } from './job-policies.js';
 
 const meta = (o: { metadata?: unknown }) => o.metadata as ObjectMeta | undefined;
 /** validation.go: a CronJob's name leaves room for the 11-character job-name suffix. */
 const CRONJOB_NAME_MAX = 52;
 
-function validateTemplate(t: PodTemplateSpec | undefined, sel: JobSpec['selector'], path: string, requireSelector: boolean): FieldError[] {
+function validateTemplate(t: PodTemplateSpec | undefined, sel: JobSpec['selector'], path: string, requireSelector: boolean, withPodFailurePolicy: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (!sel) {
     if (requireSelector) errs.push(fieldErr.required(`${path}.selector`));
@@ -36,6 +37,8 @@ function validateTemplate(t: PodTemplateSpec | undefined, sel: JobSpec['selector
   const rp = t.spec?.restartPolicy;
   if (rp !== 'OnFailure' && rp !== 'Never') {
     errs.push(fieldErr.required(`${path}.template.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));
+  } else if (withPodFailurePolicy && rp !== 'Never') {
+    errs.push(fieldErr.invalid(`${path}.template.spec.restartPolicy`, rp, 'only "Never" is supported when podFailurePolicy is specified'));
   }
   return errs;
 }
@@ -56,11 +59,13 @@ export function validateJobSpec(s: JobSpec | undefined, path: string, requireSel
     if (s?.completions == null) errs.push(fieldErr.required(`${path}.completions`, 'when completion mode is Indexed'));
     else if (s.completions > 100_000) errs.push(fieldErr.invalid(`${path}.completions`, s.completions, 'must be less than or equal to 100000 when completion mode is Indexed'));
   }
-  const prp = s?.podReplacementPolicy;
-  if (prp !== undefined && prp !== 'Failed' && prp !== 'TerminatingOrFailed') {
-    errs.push(fieldErr.notSupported(`${path}.podReplacementPolicy`, prp, ['Failed', 'TerminatingOrFailed']));
+  if (s) {
+    errs.push(...validateIndexedLimits(s, path));
+    if (s.podFailurePolicy) errs.push(...validatePodFailurePolicy(s, `${path}.podFailurePolicy`));
+    if (s.successPolicy) errs.push(...validateSuccessPolicy(s, `${path}.successPolicy`));
+    errs.push(...validatePodReplacementPolicy(s, `${path}.podReplacementPolicy`));
   }
-  errs.push(...validateTemplate(s?.template, s?.selector, path, requireSelector));
+  errs.push(...validateTemplate(s?.template, s?.selector, path, requireSelector, !!s?.podFailurePolicy));
   return errs;
 }
 
@@ -92,6 +97,10 @@ export function validateJobUpdate(job: Job, old: Job): FieldError[] {
   const elastic = s?.completionMode === 'Indexed' && s?.completions === s?.parallelism && o?.completions === o?.parallelism;
   if (s?.completions !== o?.completions && !elastic) errs.push(fieldErr.invalid('spec.completions', s?.completions ?? null, FIELD_IMMUTABLE));
   if (!deepEqual(s?.podFailurePolicy, o?.podFailurePolicy)) errs.push(fieldErr.invalid('spec.podFailurePolicy', '', FIELD_IMMUTABLE));
+  // ValidateJobSpecUpdate: backoffLimitPerIndex, managedBy and successPolicy are fixed too.
+  if (s?.backoffLimitPerIndex !== o?.backoffLimitPerIndex) errs.push(fieldErr.invalid('spec.backoffLimitPerIndex', s?.backoffLimitPerIndex ?? null, FIELD_IMMUTABLE));
+  if (s?.managedBy !== o?.managedBy) errs.push(fieldErr.invalid('spec.managedBy', s?.managedBy ?? null, FIELD_IMMUTABLE));
+  if (!deepEqual(s?.successPolicy, o?.successPolicy)) errs.push(fieldErr.invalid('spec.successPolicy', '', FIELD_IMMUTABLE));
   return errs;
 }
 

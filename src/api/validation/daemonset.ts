@@ -54,8 +54,9 @@ function validateUpdateStrategy(s: DaemonSetUpdateStrategy | undefined, path: st
 export function validateDaemonSetSpec(spec: DaemonSet['spec'], path = 'spec'): FieldError[] {
   const errs: FieldError[] = [];
   const sel = spec?.selector;
-  if (!sel) errs.push(fieldErr.required(`${path}.selector`));
-  else errs.push(...validateLabelSelector(sel, `${path}.selector`));
+  // No Required error for a missing selector (unlike Deployment/ReplicaSet): ValidateLabelSelector accepts nil, and a
+  // nil selector (labels.Nothing) matches no template, which the next check reports (seed 004 "DaemonSets").
+  if (sel) errs.push(...validateLabelSelector(sel, `${path}.selector`));
   const t = spec?.template;
   let matches = false;
   try {
@@ -74,7 +75,7 @@ export function validateDaemonSetSpec(spec: DaemonSet['spec'], path = 'spec'): F
   const rp = t?.spec?.restartPolicy;
   if (rp !== 'Always') errs.push(fieldErr.notSupported(`${path}.template.spec.restartPolicy`, rp ?? '', ['Always']));
   if (t?.spec?.activeDeadlineSeconds !== undefined && t.spec.activeDeadlineSeconds !== null) {
-    errs.push(fieldErr.invalid(`${path}.template.spec.activeDeadlineSeconds`, t.spec.activeDeadlineSeconds, 'activeDeadlineSeconds in DaemonSet is not Supported'));
+    errs.push(fieldErr.forbidden(`${path}.template.spec.activeDeadlineSeconds`, 'activeDeadlineSeconds in DaemonSet is not Supported'));
   }
   errs.push(...validateNonnegative(spec?.minReadySeconds ?? 0, `${path}.minReadySeconds`));
   errs.push(...validateUpdateStrategy(spec?.updateStrategy, `${path}.updateStrategy`));

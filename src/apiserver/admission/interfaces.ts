@@ -8,6 +8,10 @@ export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 export interface UserInfo {
   name: string;
   groups: string[];
+  /** The authenticator's stable id of the user (a ServiceAccount's UID for its tokens). */
+  uid?: string;
+  /** Extra attributes (user.Info GetExtra), e.g. authentication.kubernetes.io/pod-name of a pod-bound token. */
+  extra?: Record<string, string[]>;
 }
 
 export interface AdmissionAttributes {
@@ -26,6 +30,12 @@ export interface AdmissionAttributes {
    * succeeds. The API server supplies the array; plugins push to it.
    */
   warnings?: string[];
+  /**
+   * Reinvocation (apiserver pkg/admission/reinvocation.go): a plugin that changed the object after another one that
+   * wants to see later changes (a mutating webhook with reinvocationPolicy IfNeeded) sets `shouldReinvoke`, and the
+   * chain runs every admit once more with `isReinvoke`. `values` holds each plugin's own state across the rounds.
+   */
+  reinvocation?: { isReinvoke: boolean; shouldReinvoke: boolean; values: Map<string, unknown> };
 }
 
 /** Read access to current cluster state, for plugins that look things up (namespaces, RuntimeClasses, …). */
@@ -54,6 +64,11 @@ export class AdmissionChain {
 
   async admit(attrs: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
     for (const p of this.plugins) await p.admit?.(attrs, lookup);
+    const rc = attrs.reinvocation;
+    if (rc?.shouldReinvoke && !rc.isReinvoke) {
+      rc.isReinvoke = true;
+      for (const p of this.plugins) await p.admit?.(attrs, lookup);
+    }
   }
 
   async validate(attrs: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {

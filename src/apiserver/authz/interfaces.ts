@@ -1,5 +1,5 @@
-// The authorizer seam: every resource request is authorised before it is served. RBAC plugs in here later; until
-// then winkube runs AlwaysAllow, as `kube-apiserver --authorization-mode=AlwaysAllow` does.
+// The authorizer seam: every request is authorised before it is served (resource requests and non-resource paths),
+// by the union kube-apiserver builds for --authorization-mode (privileged groups, then RBAC).
 
 import type { UserInfo } from '../admission/interfaces.js';
 
@@ -14,6 +14,8 @@ export interface AuthorizationAttributes {
   namespace: string;
   name: string;
   path: string;
+  /** A list or watch's fieldSelector (attributes.GetFieldSelector), which the Node authorizer scopes pods by. */
+  fieldSelector?: string;
 }
 
 export interface AuthorizationResult {
@@ -37,4 +39,30 @@ export function forbiddenReason(a: AuthorizationAttributes, reason = ''): string
     msg += a.namespace ? ` in the namespace "${a.namespace}"` : ' at the cluster scope';
   }
   return reason ? `${msg}: ${reason}` : msg;
+}
+
+/** authorization.k8s.io/v1 ResourceRule / NonResourceRule, as a SelfSubjectRulesReview lists them. */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+export interface ResolvedRules {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  /** True when some rule could not be resolved (a binding to a missing role), as kube sets `incomplete`. */
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/** What a user may do in a namespace (authorizer.RuleResolver), for SelfSubjectRulesReview and escalation checks. */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): ResolvedRules;
 }

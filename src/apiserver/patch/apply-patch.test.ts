@@ -137,3 +137,12 @@ test('apply body parsing', () => {
   assert.throws(() => parseApplyPatch('- 1'), (e: unknown) => e instanceof StatusError && e.code === 400);
   assert.throws(() => parseApplyPatch('a: [1'), (e: unknown) => e instanceof StatusError && e.code === 400 && e.message.startsWith('error decoding patch: '));
 });
+
+test('apply: re-applying the same intent changes nothing, not even the manager\'s time (merge/update.go no-op)', () => {
+  const first = applyServerSidePatch(undefined, manifest('nginx:1'), meta, 'helm', { time: T });
+  const again = applyServerSidePatch(first, manifest('nginx:1'), meta, 'helm', { time: '2024-01-02T00:00:00Z' });
+  assert.deepEqual(again, first);
+  // A real change moves the time on.
+  const changed = applyServerSidePatch(first, manifest('nginx:2'), meta, 'helm', { time: '2024-01-02T00:00:00Z' });
+  assert.equal(entries(changed)[0].time, '2024-01-02T00:00:00Z');
+});

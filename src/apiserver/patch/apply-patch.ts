@@ -97,9 +97,13 @@ export function applyServerSidePatch(live: KubeObject | undefined, applied: Json
 
   mergeInto(result as JsonObject, intent, meta);
 
+  // An apply that changes nothing keeps the manager's old timestamp (structured-merge-diff merge/update.go returns no
+  // new object, so fieldmanager's managedFieldsUpdater leaves Times alone): re-applying the same manifest is then a
+  // no-op write and the resourceVersion stays, as on kube-apiserver.
+  const unchanged = live !== undefined && mine >= 0 && jsonEqual(withoutManagedFields(result), withoutManagedFields(live));
   const entry: ManagedFieldsEntry = {
     manager, operation: 'Apply', apiVersion: opts.apiVersion ?? (typeof applied.apiVersion === 'string' ? applied.apiVersion : undefined),
-    time: opts.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(appliedSet),
+    time: unchanged ? entries[mine].entry.time ?? opts.time : opts.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(appliedSet),
   };
   const out: ManagedFieldsEntry[] = [];
   for (const [i, e] of entries.entries()) {
@@ -112,6 +116,16 @@ export function applyServerSidePatch(live: KubeObject | undefined, applied: Json
 }
 
 interface Owned { entry: ManagedFieldsEntry; set: FieldSet }
+
+function withoutManagedFields(obj: KubeObject): JsonObject {
+  const out = { ...(obj as JsonObject) };
+  if (isObject(out.metadata)) {
+    const m = { ...out.metadata };
+    delete m.managedFields;
+    out.metadata = m;
+  }
+  return out;
+}
 
 function readEntries(live: KubeObject | undefined, meta: PatchMeta): Owned[] {
   if (!live) return [];

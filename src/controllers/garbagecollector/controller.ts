@@ -5,7 +5,7 @@
 import { isNotFound } from '../../api/errors.js';
 import { parseApiVersion, type KubeObject, type OwnerReference } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
-import type { Client, ResourceType } from '../../client/interfaces.js';
+import { supportsVerbs, type Client, type ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
 import { QueueController, type ControllerOptions } from '../util/base.js';
 import { releasePatch } from '../util/owner.js';
@@ -22,6 +22,7 @@ export interface GarbageCollectorOptions extends ControllerOptions {
 }
 
 const rtId = (rt: ResourceType) => `${rt.group}/${rt.resource}`;
+const GC_VERBS = ['delete', 'list', 'watch'];
 
 export class GarbageCollector extends QueueController {
   readonly name = NAME;
@@ -34,7 +35,9 @@ export class GarbageCollector extends QueueController {
   constructor(opts: GarbageCollectorOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
     this.client = opts.client;
-    const resources = opts.resources ?? Object.values(R).filter((rt) => rt.resource !== 'events');
+    // Like kube's GC, only resources it can list, watch and delete (the Metrics API's are get/list: a watch would fail
+    // and relist, scraping every kubelet each time).
+    const resources = opts.resources ?? Object.values(R).filter((rt) => rt.resource !== 'events' && supportsVerbs(rt, GC_VERBS));
     for (const rt of Object.values(R)) this.byKind.set(`${rt.group}/${rt.kind}`, rt);
     for (const rt of resources) {
       const informer = opts.informers.for<KubeObject>(rt);

@@ -2,6 +2,7 @@
 // Indexed), replaces failed pods with exponential back-off until backoffLimit, enforces activeDeadlineSeconds and
 // suspend, tracks finished pods with the `batch.kubernetes.io/job-tracking` finalizer and uncountedTerminatedPods,
 // and in 1.31+ order sets SuccessCriteriaMet/FailureTarget first, then Complete/Failed once no pod is terminating.
+// podFailurePolicy, backoffLimitPerIndex/maxFailedIndexes, successPolicy and managedBy follow kube 1.33.
 
 import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
 import type { Container, EnvVar } from 'kubernetes-types/core/v1.js';
@@ -20,6 +21,9 @@ import { sameStatus } from '../util/status.js';
 import { clone, type PodObj, type Typed } from '../util/types.js';
 import { podGenerateName } from '../replicaset/pod-template.js';
 import { COMPLETION_INDEX_KEY, formatIndexes, parseIndexes, podIndex } from './indexes.js';
+import { INDEX_FAILURE_COUNT_KEY, INDEX_IGNORED_FAILURE_COUNT_KEY, isIndexFailed, nextIndexCounts, type IndexFailureCounts } from './index-failures.js';
+import { matchPodFailurePolicy } from './pod-failure-policy.js';
+import { matchSuccessPolicy } from './success-policy.js';
 
 export const NAME = 'job-controller';
 export const COMPONENT = 'job-controller';
@@ -34,6 +38,10 @@ export type JobObj = Typed<Job>;
 const BACKOFF_MESSAGE = 'Job has reached the specified backoff limit';
 const DEADLINE_MESSAGE = 'Job was active longer than specified deadline';
 const COMPLETIONS_MESSAGE = 'Reached expected number of succeeded pods';
+const MAX_FAILED_INDEXES_MESSAGE = 'Job has exceeded the specified maximal number of failed indexes';
+const FAILED_INDEXES_MESSAGE = 'Job has failed indexes';
+/** The managedBy value that means "this controller" (batch/v1 JobControllerName). */
+export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 const ORPHAN_PREFIX = 'orphan-pod:';
 
 interface BackoffRecord { failures: number; lastFailure: number }
@@ -57,7 +65,7 @@ function hasFinalizer(p: PodObj): boolean {
   return !!p.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER);
 }
 
-/** isPodFailed: a Failed pod, or (unless only failed pods are replaced) one deleted before it succeeded. */
+/** isPodFailed: a Failed pod, or (unless only failed pods are replaced, as with a podFailurePolicy) one deleted before it succeeded. */
 function podFailed(p: PodObj, onlyFailed: boolean): boolean {
   if (p.status?.phase === 'Failed') return true;
   if (onlyFailed) return false;
@@ -134,6 +142,9 @@ export class JobController extends QueueController {
       await this.removeFinalizers(pods.filter(hasFinalizer));
       return;
     }
+    // A Job managed by another controller (spec.managedBy, JobManagedBy beta in 1.32) is left alone.
+    const managedBy = job.spec?.managedBy;
+    if (managedBy != null && managedBy !== JOB_CONTROLLER_NAME) return;
     await this.syncJob(key, job, pods);
   }
 
@@ -150,11 +161,15 @@ export class JobController extends QueueController {
     const now = this.clock.now();
     const spec = job.spec!;
     const indexed = spec.completionMode === 'Indexed';
-    const onlyFailed = spec.podReplacementPolicy === 'Failed';
+    // onlyReplaceFailedPods: a podFailurePolicy needs the pod's final status, so only Failed pods count.
+    const onlyFailed = spec.podReplacementPolicy === 'Failed' || !!spec.podFailurePolicy;
+    const perIndex = indexed && spec.backoffLimitPerIndex != null;
     const old = job.status ?? {};
     const status: JobStatus = clone(old);
     const uncounted = { succeeded: [...(old.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(old.uncountedTerminatedPods?.failed ?? [])] };
     const completed = parseIndexes(old.completedIndexes);
+    const failedIndexes = perIndex ? parseIndexes(old.failedIndexes ?? '') : new Set<number>();
+    const ignored: PodObj[] = [];
 
     const finishing = !!old.conditions?.some((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
     // 1. Finished pods that still carry the finalizer join uncountedTerminatedPods (written before the finalizer goes).
@@ -175,17 +190,23 @@ export class JobController extends QueueController {
       } else if (podFailed(p, onlyFailed)) {
         // Pods the controller removes while finishing are not failures.
         if (finishing && p.status?.phase !== 'Failed') continue;
+        const idx = podIndex(p);
+        if (perIndex && idx !== undefined && idx < (spec.completions ?? 0) && !completed.has(idx) && isIndexFailed(spec, p)) failedIndexes.add(idx);
+        // An Ignore rule: the finalizer goes, the failure is not counted (nonIgnoredFailedPodsCount).
+        if (!matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed) { ignored.push(p); continue; }
         uncounted.failed.push(uid);
         newFailed++;
       }
     }
+    const failedIndexesText = perIndex ? formatIndexes(failedIndexes) : undefined;
     if (newFailed) {
       const rec = this.backoff.get(key) ?? { failures: 0, lastFailure: 0 };
       this.backoff.set(key, { failures: rec.failures + newFailed, lastFailure: now });
     } else if (newSucceeded) {
       this.backoff.delete(key);
     }
-    if (newFailed || newSucceeded) {
+    if (perIndex) status.failedIndexes = failedIndexesText;
+    if (newFailed || newSucceeded || (perIndex && failedIndexesText !== old.failedIndexes)) {
       status.uncountedTerminatedPods = { ...(uncounted.succeeded.length ? { succeeded: uncounted.succeeded } : {}), ...(uncounted.failed.length ? { failed: uncounted.failed } : {}) };
       if (indexed) status.completedIndexes = formatIndexes(completed);
       job.status = status;
@@ -196,6 +217,7 @@ export class JobController extends QueueController {
     // 2. Remove finalizers of the uncounted pods, then 3. move them into the counters.
     const byUid = new Map(pods.map((p) => [p.metadata.uid!, p]));
     const pending = [...uncounted.succeeded, ...uncounted.failed].map((u) => byUid.get(u)).filter((p): p is PodObj => !!p && hasFinalizer(p));
+    pending.push(...ignored);
     await this.removeFinalizers(pending);
     status.succeeded = (status.succeeded ?? 0) + uncounted.succeeded.length;
     status.failed = (status.failed ?? 0) + uncounted.failed.length;
@@ -208,7 +230,8 @@ export class JobController extends QueueController {
     const succeeded = status.succeeded ?? 0, failed = status.failed ?? 0;
     const conds = (status.conditions ??= []);
 
-    // 4. Has the Job reached its end?
+    // 4. Has the Job reached its end? kube's order (syncJob): earlier verdicts, the podFailurePolicy, the backoff
+    // limit, the deadline, failed indexes, the successPolicy, and last the completions.
     let target = conds.find((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
     if (!target) {
       const backoffLimit = spec.backoffLimit ?? 6;
@@ -216,11 +239,18 @@ export class JobController extends QueueController {
       const pastOnFailure = spec.template?.spec?.restartPolicy === 'OnFailure' && (backoffLimit === 0 ? onFailureRestarts > 0 : onFailureRestarts >= backoffLimit);
       const start = timeMs(status.startTime ?? undefined);
       const deadline = spec.activeDeadlineSeconds;
+      const completions = spec.completions ?? 0;
       const complete = indexed
-        ? completed.size >= (spec.completions ?? 0)
+        ? completed.size >= completions
         : spec.completions != null ? succeeded >= spec.completions : succeeded > 0 && active.length === 0;
-      if (failed > backoffLimit || pastOnFailure) target = this.condition('FailureTarget', 'BackoffLimitExceeded', BACKOFF_MESSAGE, now);
+      const failJobMessage = spec.podFailurePolicy ? this.failJobMessage(spec, pods, onlyFailed) : undefined;
+      const successMessage = indexed ? matchSuccessPolicy(spec.successPolicy, completions, completed) : undefined;
+      if (failJobMessage) target = this.condition('FailureTarget', 'PodFailurePolicy', failJobMessage, now);
+      else if (failed > backoffLimit || pastOnFailure) target = this.condition('FailureTarget', 'BackoffLimitExceeded', BACKOFF_MESSAGE, now);
       else if (deadline != null && start && !spec.suspend && now - start >= deadline * 1000) target = this.condition('FailureTarget', 'DeadlineExceeded', DEADLINE_MESSAGE, now);
+      else if (perIndex && spec.maxFailedIndexes != null && failedIndexes.size > spec.maxFailedIndexes) target = this.condition('FailureTarget', 'MaxFailedIndexesExceeded', MAX_FAILED_INDEXES_MESSAGE, now);
+      else if (perIndex && failedIndexes.size > 0 && failedIndexes.size + completed.size >= completions) target = this.condition('FailureTarget', 'FailedIndexes', FAILED_INDEXES_MESSAGE, now);
+      else if (successMessage) target = this.condition('SuccessCriteriaMet', 'SuccessPolicy', successMessage, now);
       else if (complete) target = this.condition('SuccessCriteriaMet', 'CompletionsReached', COMPLETIONS_MESSAGE, now);
       if (target) conds.push(target);
     }
@@ -255,7 +285,10 @@ export class JobController extends QueueController {
       }
       status.startTime ??= rfc3339(now);
       status.active = active.length;
-      if (this.expectations.satisfied(key)) await this.manageJob(job, key, active, terminating, succeeded, completed, now);
+      if (this.expectations.satisfied(key)) {
+        const counts = perIndex ? nextIndexCounts(spec, pods.filter((p) => podFailed(p, onlyFailed))) : undefined;
+        await this.manageJob(job, key, active, terminating, succeeded, completed, now, failedIndexes, counts);
+      }
       if (spec.activeDeadlineSeconds != null) {
         const left = timeMs(status.startTime) + spec.activeDeadlineSeconds * 1000 - now;
         if (left > 0) this.queue.addAfter(key, left);
@@ -272,13 +305,24 @@ export class JobController extends QueueController {
     }
   }
 
+  /** getFailJobMessage: the message of the first failed pod that matches a FailJob rule. */
+  private failJobMessage(spec: NonNullable<Job['spec']>, pods: PodObj[], onlyFailed: boolean): string | undefined {
+    for (const p of pods) {
+      if (!podFailed(p, onlyFailed)) continue;
+      const m = matchPodFailurePolicy(spec.podFailurePolicy, p);
+      if (m.failJobMessage) return m.failJobMessage;
+    }
+    return undefined;
+  }
+
   private condition(type: string, reason: string, message: string, now: number): JobCondition {
     const t = rfc3339(now);
     return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
   }
 
   /** manageJob: create or delete pods so that the right number (or the right indexes) run. */
-  private async manageJob(job: JobObj, key: string, active: PodObj[], terminating: PodObj[], succeeded: number, completed: Set<number>, now: number): Promise<void> {
+  private async manageJob(job: JobObj, key: string, active: PodObj[], terminating: PodObj[], succeeded: number, completed: Set<number>, now: number,
+    failedIndexes: Set<number>, counts: Map<number, IndexFailureCounts> | undefined): Promise<void> {
     const spec = job.spec!;
     const parallelism = spec.parallelism ?? 1;
     const counted = spec.podReplacementPolicy === 'Failed' ? active.length + terminating.length : active.length;
@@ -289,14 +333,14 @@ export class JobController extends QueueController {
       const running = new Map<number, PodObj>();
       for (const p of active) {
         const idx = podIndex(p);
-        if (idx === undefined || idx >= completions || completed.has(idx) || running.has(idx)) toDelete.push(p);
+        if (idx === undefined || idx >= completions || completed.has(idx) || failedIndexes.has(idx) || running.has(idx)) toDelete.push(p);
         else running.set(idx, p);
       }
       if (spec.podReplacementPolicy === 'Failed') for (const p of terminating) { const i = podIndex(p); if (i !== undefined) running.set(i, p); }
       const excess = running.size - parallelism;
       if (excess > 0) toDelete.push(...[...running.entries()].sort((a, b) => b[0] - a[0]).slice(0, excess).map((e) => e[1]));
       const missing: number[] = [];
-      for (let i = 0; i < completions && running.size + missing.length < parallelism; i++) if (!completed.has(i) && !running.has(i)) missing.push(i);
+      for (let i = 0; i < completions && running.size + missing.length < parallelism; i++) if (!completed.has(i) && !failedIndexes.has(i) && !running.has(i)) missing.push(i);
       toCreate = missing;
     } else {
       const want = spec.completions == null
@@ -313,15 +357,15 @@ export class JobController extends QueueController {
       this.queue.addAfter(key, wait);
       return;
     }
-    await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC));
+    await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC), counts);
   }
 
-  private async createPods(job: JobObj, key: string, indexes: (number | undefined)[]): Promise<void> {
+  private async createPods(job: JobObj, key: string, indexes: (number | undefined)[], counts?: Map<number, IndexFailureCounts>): Promise<void> {
     this.expectations.expectCreations(key, indexes.length);
     let firstErr: unknown;
     await Promise.all(indexes.map(async (idx) => {
       try {
-        const created = await this.client.create(R.pods, job.metadata.namespace, this.podFor(job, idx));
+        const created = await this.client.create(R.pods, job.metadata.namespace, this.podFor(job, idx, counts));
         this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
       } catch (err) {
         this.expectations.creationObserved(key);
@@ -333,7 +377,7 @@ export class JobController extends QueueController {
   }
 
   /** A pod from the template, with the tracking finalizer and (Indexed) its completion index. */
-  podFor(job: JobObj, index: number | undefined): PodObj {
+  podFor(job: JobObj, index: number | undefined, counts?: Map<number, IndexFailureCounts>): PodObj {
     const t = job.spec?.template ?? {};
     const name = job.metadata.name!;
     const labels = { ...(t.metadata?.labels ?? {}) };
@@ -345,6 +389,12 @@ export class JobController extends QueueController {
       labels[COMPLETION_INDEX_KEY] = String(index);
       generateName = podGenerateName(`${name}-${index}`);
       spec.hostname = `${name}-${index}`;
+      if (job.spec?.backoffLimitPerIndex != null) {
+        // addIndexFailureCountAnnotation: the replacement inherits its index's failure counts.
+        const c = counts?.get(index) ?? { failed: 0, ignored: 0 };
+        annotations[INDEX_FAILURE_COUNT_KEY] = String(c.failed);
+        if (c.ignored > 0) annotations[INDEX_IGNORED_FAILURE_COUNT_KEY] = String(c.ignored);
+      }
       const env: EnvVar = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } };
       const addEnv = (c: Container) => { if (!c.env?.some((e) => e.name === env.name)) c.env = [...(c.env ?? []), env]; };
       spec.containers.forEach(addEnv);

@@ -5,7 +5,7 @@
 import { isNotFound } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
-import type { Client, ResourceType } from '../../client/interfaces.js';
+import { supportsVerbs, type Client, type ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
 import { QueueController, type ControllerOptions } from '../util/base.js';
 import { timeMs } from '../util/pod.js';
@@ -104,6 +104,7 @@ export class NamespaceController extends QueueController {
 }
 
 function defaultResources(): ResourceType[] {
-  const rest = Object.values(R).filter((rt) => rt.namespaced && !DEFAULT_DELETE_ORDER.includes(rt));
+  // Resources that cannot be deleted hold nothing to clean up (the namespace deleter asks discovery for `delete`).
+  const rest = Object.values(R).filter((rt) => rt.namespaced && !DEFAULT_DELETE_ORDER.includes(rt) && supportsVerbs(rt, ['list', 'delete']));
   return [...DEFAULT_DELETE_ORDER, ...rest];
 }

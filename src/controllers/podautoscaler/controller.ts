@@ -4,7 +4,7 @@
 // conditions and events say why.
 
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { parseSelector } from '../../api/labels.js';
+import { formatLabelSelector, parseSelector } from '../../api/labels.js';
 import { formatQuantity, milliValue, parseQuantity, quantityFromMilli } from '../../api/quantity.js';
 import { scaleDownRules, scaleUpRules } from '../../api/strategies/autoscaling.js';
 import type { KubeObject } from '../../api/types.js';
@@ -22,6 +22,9 @@ import {
   type Behavior, type Recommendation, type ScaleEvent,
 } from './behavior.js';
 import { ApiResourceMetrics, type ResourceMetricsSource } from './metrics.js';
+import { ApiCustomMetrics, type CustomMetricsSource } from './custom-metrics.js';
+import { goLabelSelectorString } from './go-selector.js';
+import { perPodReplicas, podsMetricReplicas, valueReplicas } from './plain-replicas.js';
 import { DEFAULT_CALCULATOR_CONFIG, rawResourceReplicas, resourceReplicas, type CalculatorConfig } from './replica-calculator.js';
 
 export const NAME = 'horizontal-pod-autoscaler-controller';
@@ -43,6 +46,8 @@ export interface PodAutoscalerOptions extends RecordingControllerOptions {
   config?: Partial<PodAutoscalerConfig>;
   /** Where resource metrics come from; the Metrics API through the client by default. */
   metrics?: ResourceMetricsSource;
+  /** Where Pods, Object and External metrics come from; custom.metrics.k8s.io / external.metrics.k8s.io by default. */
+  customMetrics?: CustomMetricsSource;
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,6 +70,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
   private readonly hpaInformer: Informer<KubeObject>;
   private readonly podInformer: Informer<PodObj>;
   private readonly metrics: ResourceMetricsSource;
+  private readonly customMetrics: CustomMetricsSource;
   readonly config: PodAutoscalerConfig;
   private readonly recommendations = new Map<string, Recommendation[]>();
   private readonly upEvents = new Map<string, ScaleEvent[]>();
@@ -76,6 +82,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
     this.recorder = opts.recorder;
     this.config = { ...DEFAULT_CONFIG, ...(opts.config ?? {}) };
     this.metrics = opts.metrics ?? new ApiResourceMetrics(opts.client);
+    this.customMetrics = opts.customMetrics ?? new ApiCustomMetrics(opts.client);
     this.hpaInformer = opts.informers.for<KubeObject>(R.horizontalpodautoscalers);
     this.podInformer = opts.informers.for<PodObj>(R.pods);
     this.hpaInformer.addHandler({
@@ -272,12 +279,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
       return { error, reason };
     };
     const ns = hpa.metadata.namespace as string;
-    if (spec.type !== 'Resource' && spec.type !== 'ContainerResource') {
-      const reason = spec.type === 'External' ? 'FailedGetExternalMetric' : spec.type === 'Pods' ? 'FailedGetPodsMetric' : 'FailedGetObjectMetric';
-      const api = spec.type === 'External' ? 'external metrics API' : 'custom metrics API';
-      const metricName = spec.pods?.metric?.name ?? spec.object?.metric?.name ?? spec.external?.metric?.name ?? '';
-      return fail(reason, new Error(`unable to get metric ${metricName}: unable to fetch metrics from ${api}: the server could not find the requested resource`));
-    }
+    if (spec.type === 'Pods' || spec.type === 'Object' || spec.type === 'External') return this.plainMetricReplicas(hpa, spec, selector, pods, current, fail);
     const container = spec.type === 'ContainerResource' ? spec.containerResource?.container : undefined;
     const src = spec.type === 'Resource' ? spec.resource : spec.containerResource;
     const resource: string = src?.name ?? '';
@@ -311,6 +313,55 @@ export class HorizontalPodAutoscalerController extends QueueController {
       }
     }
     return fail('FailedGetResourceMetric', new Error('invalid resource metric source: neither a utilization target nor a value target was set'));
+  }
+
+  /**
+   * computeStatusForPodsMetric, computeStatusForObjectMetric and computeStatusForExternalMetric, with the error
+   * texts of the replica calculator (the Object one keeps kube's argument order: "Kind on ns name/error").
+   */
+  private async plainMetricReplicas(
+    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, fail: (reason: string, error: Error) => { error: Error; reason: string },
+  ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
+    const ns = hpa.metadata.namespace as string;
+    const tol = this.config.tolerance;
+    const ready = pods.filter((p) => p.status?.phase === 'Running' && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    if (spec.type === 'Pods') {
+      const m = spec.pods?.metric ?? {};
+      try {
+        const values = await this.customMetrics.podMetrics(ns, selector, m.name, selectorText(m.selector));
+        const r = podsMetricReplicas(current, milli(spec.pods?.target?.averageValue), values.map((v) => v.milli), tol);
+        return { replicas: r.replicas, name: `pods metric ${m.name}`, status: { type: 'Pods', pods: { metric: m, current: { averageValue: milliQuantity(r.usage) } } } };
+      } catch (err) {
+        return fail('FailedGetPodsMetric', new Error(`unable to get metric ${m.name}: ${errText(err)}`));
+      }
+    }
+    if (spec.type === 'Object') {
+      const o = spec.object ?? {};
+      const ref = o.describedObject ?? {};
+      try {
+        const v = await this.customMetrics.objectMetric(ns, ref, o.metric?.name, selectorText(o.metric?.selector));
+        const r = o.target?.type === 'AverageValue'
+          ? perPodReplicas(current, milli(o.target?.averageValue), v.milli, tol)
+          : valueReplicas(current, ready, milli(o.target?.value), v.milli, tol);
+        const cur = o.target?.type === 'AverageValue' ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
+        return { replicas: r.replicas, name: `${ref.kind} metric ${o.metric?.name}`, status: { type: 'Object', object: { metric: o.metric, current: cur, describedObject: ref } } };
+      } catch (err) {
+        return fail('FailedGetObjectMetric', new Error(`unable to get metric ${o.metric?.name}: ${ref.kind} on ${ns} ${ref.name}/${errText(err)}`));
+      }
+    }
+    const e = spec.external ?? {};
+    const name = e.metric?.name;
+    try {
+      const values = await this.customMetrics.externalMetric(ns, name, selectorText(e.metric?.selector));
+      const usage = values.reduce((a, v) => a + v.milli, 0);
+      const r = e.target?.type === 'AverageValue'
+        ? perPodReplicas(current, milli(e.target?.averageValue), usage, tol)
+        : valueReplicas(current, ready, milli(e.target?.value), usage, tol);
+      const cur = e.target?.type === 'AverageValue' ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
+      return { replicas: r.replicas, name: `external metric ${name}(${goLabelSelectorString(e.metric?.selector)})`, status: { type: 'External', external: { metric: e.metric, current: cur } } };
+    } catch (err) {
+      return fail('FailedGetExternalMetric', new Error(`unable to get external metric ${ns}/${name}/${goLabelSelectorString(e.metric?.selector)}: ${errText(err)}`));
+    }
   }
 
   private async fetch(namespace: string, selector: string, resource: string, container?: string) {
@@ -377,4 +428,11 @@ function milli(v: unknown): number {
 /** resource.NewMilliQuantity(v, DecimalSI).String(). */
 function milliQuantity(v: number): string {
   return formatQuantity(quantityFromMilli(v));
+}
+
+/** A metric's label selector as a query parameter ("" when none): metav1.LabelSelectorAsSelector(...).String(). */
+function selectorText(sel: Json | undefined): string | undefined {
+  if (!sel) return undefined;
+  const text = formatLabelSelector(sel);
+  return text === '<none>' || text === '' ? undefined : text;
 }

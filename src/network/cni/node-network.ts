@@ -17,6 +17,7 @@ import {
 } from './flannel-setup.js';
 import { CniError, type CniContext, type CniEra, type CniRegistry, type CniResult, type NetConfJson } from './interfaces.js';
 import { field, isObj, type PortMapEntry } from './netconf.js';
+import { FlannelPeers } from './flannel-peers.js';
 import { MemoryFiles } from './node-files.js';
 import { DEFAULT_SUBNET_FILE } from './plugins/flannel.js';
 import { defaultRegistry, invokePlugin } from './registry.js';
@@ -38,6 +39,8 @@ export interface NodeNetworkOptions {
   /** The kubelet's host-local allocator of the pod CIDR (kept, so reservations survive the wiring). */
   ipam?: HostLocalAllocator;
   registry?: CniRegistry;
+  /** The flannel lease table this node follows, shared by the nodes of one agent (a private one when absent). */
+  peers?: FlannelPeers;
 }
 
 /** What the runtime passes for one sandbox (CRI PodSandboxConfig: port mappings, DNS) besides its ID. */
@@ -96,8 +99,8 @@ export class NodeNetwork {
   private readonly registry: CniRegistry;
   private readonly allocators = new Map<string, HostLocalAllocator>();
   private readonly attached = new Map<string, Attached>();
-  private readonly leases = new Map<string, FlannelLease>();
-  private readonly profile: NetworkNodeProfile;
+  private readonly peerTable: FlannelPeers;
+  readonly profile: NetworkNodeProfile;
 
   constructor(o: NodeNetworkOptions) {
     const p = o.profile;
@@ -107,6 +110,7 @@ export class NodeNetwork {
     this.files = new MemoryFiles(p.os);
     this.era = eraOf(p.kubeletVersion);
     this.registry = o.registry ?? defaultRegistry();
+    this.peerTable = o.peers ?? new FlannelPeers();
     this.ipam = o.ipam ?? new HostLocalAllocator(p.podCIDR);
     this.allocators.set(this.ipam.cidr, this.ipam);
     if (p.os === 'windows') this.hns = new HnsState(p.name, hnsVersionOf(p.windowsBuild));
@@ -333,37 +337,36 @@ export class NodeNetwork {
     if (node.metadata?.name) this.peerLease(node.metadata.name, leaseOf(node));
   }
 
-  /** The same with the lease already read (the agent reads each Node once for all its kubelets). */
+  /** The same with the lease already read. On a shared table the agent records the lease once and calls syncPeers. */
   peerLease(name: string, l: FlannelLease | undefined): void {
-    if (this.network.plugin !== 'flannel' || name === this.profile.name) return;
-    const before = this.leases.get(name);
-    if (!l) {
-      if (before) this.peerDeleted(name);
-      return;
-    }
-    if (before && JSON.stringify(before) === JSON.stringify(l)) return;
-    this.leases.set(name, l);
-    this.syncOverlay();
+    if (name === this.profile.name) return;
+    if (this.peerTable.set(name, l)) this.syncPeers();
   }
 
   peerDeleted(name: string): void {
-    if (this.leases.delete(name)) this.syncOverlay();
+    this.peerLease(name, undefined);
   }
 
-  private syncOverlay(): void {
-    if (!this.hns || (this.network.backend ?? 'host-gw') !== 'vxlan' || this.setupError) return;
-    const network = this.hns.networkByName(this.podNetworkName);
-    if (network) syncRemoteSubnetRoutes(network, this.profile.name, this.leases.values(), vxlanConfig('windows', this.network).vni);
+  /** Whether a peer's change needs work on this node (a vxlan Windows node's RemoteSubnetRoutes); else it only reads the table. */
+  get followsPeers(): boolean {
+    return this.network.plugin === 'flannel' && !!this.hns && (this.network.backend ?? 'host-gw') === 'vxlan';
+  }
+
+  /** Brings the node's overlay routes in line with the lease table. */
+  syncPeers(): void {
+    if (!this.followsPeers || this.setupError) return;
+    const network = this.hns!.networkByName(this.podNetworkName);
+    if (network) syncRemoteSubnetRoutes(network, this.profile.name, this.peerTable.others(this.profile.name), vxlanConfig('windows', this.network).vni);
   }
 
   /** host-gw: a route to each other host-gw lease via that node's public IP (empty for other backends). */
   hostRoutes(): HostRoute[] {
     if (this.network.plugin !== 'flannel' || (this.network.backend ?? 'host-gw') !== 'host-gw' || this.setupError) return [];
-    return [...this.leases.values()].filter((l) => l.backendType === 'host-gw').map((l) => ({ destination: l.subnet, gateway: l.publicIP, node: l.node }));
+    return [...this.peerTable.others(this.profile.name)].filter((l) => l.backendType === 'host-gw').map((l) => ({ destination: l.subnet, gateway: l.publicIP, node: l.node }));
   }
 
   /** The other nodes' leases this node knows. */
   peers(): FlannelLease[] {
-    return [...this.leases.values()];
+    return this.network.plugin === 'flannel' ? [...this.peerTable.others(this.profile.name)] : [];
   }
 }

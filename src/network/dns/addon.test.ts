@@ -7,6 +7,8 @@ test('addon: the objects kubeadm creates, in its order', () => {
   const objs = dnsAddonObjects({ dnsIP: '10.96.0.10' });
   assert.deepEqual(objs.map((o) => `${o.rt.kind}/${o.obj.metadata.name}`), [
     'ServiceAccount/coredns', 'ClusterRole/system:coredns', 'ClusterRoleBinding/system:coredns', 'ConfigMap/coredns', 'Service/kube-dns', 'Deployment/coredns',
+    // winkube's own, after kubeadm's: the DNS server publishes its address on kube-dns.
+    'Role/winkube:dns-address-publisher', 'RoleBinding/winkube:dns-address-publisher',
   ]);
   const svc = objs[4].obj as unknown as { spec: { clusterIP: string; selector: Record<string, string> } };
   assert.equal(svc.spec.clusterIP, '10.96.0.10');

@@ -13,8 +13,6 @@ export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.12.0';
 export const DNS_SERVICE_NAME = 'kube-dns';
 export const DNS_NAMESPACE = 'kube-system';
 
-const CLUSTER_ROLES: ResourceType = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false };
-const CLUSTER_ROLE_BINDINGS: ResourceType = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false };
 
 export interface DnsAddonConfig {
   /** kube-dns's ClusterIP (kubeadm: the tenth address of the Service CIDR). */
@@ -59,7 +57,7 @@ export function dnsAddonObjects(cfg: DnsAddonConfig): { rt: ResourceType; obj: K
   return [
     { rt: R.serviceaccounts, obj: o({ metadata: { name: 'coredns', namespace: ns } }) },
     {
-      rt: CLUSTER_ROLES,
+      rt: R.clusterroles,
       obj: o({
         metadata: { name: 'system:coredns' },
         rules: [
@@ -69,7 +67,7 @@ export function dnsAddonObjects(cfg: DnsAddonConfig): { rt: ResourceType; obj: K
       }),
     },
     {
-      rt: CLUSTER_ROLE_BINDINGS,
+      rt: R.clusterrolebindings,
       obj: o({
         metadata: { name: 'system:coredns' },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' },
@@ -154,6 +152,22 @@ export function dnsAddonObjects(cfg: DnsAddonConfig): { rt: ResourceType; obj: K
         },
       }),
     },
+    // winkube's own: its DNS server (running as the coredns ServiceAccount) publishes its address on kube-dns.
+    {
+      rt: R.roles,
+      obj: o({
+        metadata: { name: 'winkube:dns-address-publisher', namespace: ns },
+        rules: [{ apiGroups: [''], resources: ['services'], resourceNames: [DNS_SERVICE_NAME], verbs: ['get', 'patch'] }],
+      }),
+    },
+    {
+      rt: R.rolebindings,
+      obj: o({
+        metadata: { name: 'winkube:dns-address-publisher', namespace: ns },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'winkube:dns-address-publisher' },
+        subjects: [{ kind: 'ServiceAccount', name: 'coredns', namespace: ns }],
+      }),
+    },
   ];
 }
 
@@ -170,8 +184,6 @@ export async function ensureDnsAddon(client: Client, cfg: DnsAddonConfig): Promi
     try {
       await client.create(rt, obj.metadata.namespace, obj);
     } catch (err) {
-      // A resource the API server does not serve (winkube has no RBAC API yet; its authorizer allows all) is skipped.
-      if (isNotFound(err) && (rt === CLUSTER_ROLES || rt === CLUSTER_ROLE_BINDINGS)) continue;
       if (!isAlreadyExists(err)) throw err;
     }
   }

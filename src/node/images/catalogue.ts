@@ -122,6 +122,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'docker.io/library/ubuntu', tags: /^(latest|\d\d\.\d\d|jammy|noble|focal)$/, platforms: LINUX_MULTI, sizeBytes: 29_754_290, entrypoint: exitsAtOnce },
   // CoreDNS as kubeadm deploys it (v1.12.0 with kubeadm 1.33): DNS on 53, health 8080, ready 8181, metrics 9153.
   { repository: 'registry.k8s.io/coredns/coredns', tags: /^v1\.(8|9|1[0-2])\.\d+$/, platforms: LINUX_MULTI, sizeBytes: 20_900_000, entrypoint: { kind: 'serve', ports: [53, 8080, 8181, 9153], stopMs: 200, usage: { cpu: '3m', memory: '14Mi' } } },
+  // The windows-gmsa admission webhook (FROM scratch, linux/amd64+arm64): registry.k8s.io since v0.4.0, Docker Hub's
+  // sigwindowstools before (windows-gmsa RELEASE.md, deploy-gmsa-webhook.sh history).
+  { repository: 'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook', tags: /^(latest|v0\.(\d|1[0-3])\.\d+)$/, platforms: LINUX_MULTI, sizeBytes: 18_600_000, entrypoint: { kind: 'serve', ports: [443], stopMs: 100, usage: { cpu: '1m', memory: '12Mi' } } },
+  { repository: 'docker.io/sigwindowstools/k8s-gmsa-webhook', tags: /^(latest|v0\.[1-3]\.\d+)$/, platforms: LINUX_MULTI, sizeBytes: 18_200_000, entrypoint: { kind: 'serve', ports: [443], stopMs: 100, usage: { cpu: '1m', memory: '12Mi' } } },
+  // metrics-server's release image (HTTPS on 10250) and the e2e aggregator backend (HTTPS on 443).
+  { repository: 'registry.k8s.io/metrics-server/metrics-server', tags: /^v0\.[5-8]\.\d+$/, platforms: LINUX_MULTI, sizeBytes: 19_500_000, entrypoint: { kind: 'serve', ports: [10250], stopMs: 200, usage: { cpu: '4m', memory: '18Mi' } } },
+  { repository: 'registry.k8s.io/e2e-test-images/sample-apiserver', tags: /^1\.\d+\.\d+$/, platforms: LINUX_MULTI, sizeBytes: 23_400_000, entrypoint: { kind: 'serve', ports: [443], stopMs: 200, usage: { cpu: '3m', memory: '25Mi' } } },
   // sig-windows-tools' HostProcess images for Windows kube-proxy and flannel: built on the host-process base image,
   // which carries no OS build, so one image runs on every Windows build (sig-windows-tools hostprocess/ manifests).
   { repository: 'docker.io/sigwindowstools/kube-proxy', tags: /^v1\.\d+\.\d+-(flannel|calico)-hostprocess$/, platforms: [{ os: 'windows', architecture: 'amd64' }], sizeBytes: 26_800_000, entrypoint: { kind: 'serve', stopMs: 200, usage: { cpu: '2m', memory: '30Mi' } } },
@@ -162,8 +169,13 @@ const CONFIGS: Record<string, ImageConfig> = {
   'docker.io/library/ubuntu': { toolset: { linux: 'debian' }, cmd: ['/bin/bash'] },
   // FROM scratch: the binary and CA certificates, no shell.
   'registry.k8s.io/coredns/coredns': { toolset: { linux: 'distroless' }, entrypoint: ['/coredns'] },
-  'docker.io/sigwindowstools/kube-proxy': { toolset: { windows: 'servercore' } },
-  'docker.io/sigwindowstools/flannel': { toolset: { windows: 'servercore' } },
+  'registry.k8s.io/metrics-server/metrics-server': { toolset: { linux: 'distroless' }, entrypoint: ['/metrics-server'] },
+  'registry.k8s.io/e2e-test-images/sample-apiserver': { toolset: { linux: 'distroless' }, entrypoint: ['/sample-apiserver'] },
+  'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook': { toolset: { linux: 'distroless' }, entrypoint: ['/admission-webhook/admission-webhook'] },
+  'docker.io/sigwindowstools/k8s-gmsa-webhook': { toolset: { linux: 'distroless' }, entrypoint: ['/admission-webhook/admission-webhook'] },
+  // ENTRYPOINT of sig-windows-tools hostprocess/flannel/{kube-proxy,flanneld}/Dockerfile: start.ps1 under the sandbox mount point.
+  'docker.io/sigwindowstools/kube-proxy': { toolset: { windows: 'servercore' }, entrypoint: ['PowerShell', '/c', '$env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/start.ps1'] },
+  'docker.io/sigwindowstools/flannel': { toolset: { windows: 'servercore' }, entrypoint: ['PowerShell', '/c', '$env:CONTAINER_SANDBOX_MOUNT_POINT/flannel/start.ps1'] },
   ...WINDOWS_ERA_CONFIGS,
 };
 const DEFAULT_CONFIG: ImageConfig = { toolset: { linux: 'debian' } };

@@ -2,7 +2,7 @@
 // volumes mounted, environment, user, hostname, working directory and network, built from the pod, the image and the
 // node profile as the kubelet and runtime would set them up.
 
-import type { Container } from 'kubernetes-types/core/v1.js';
+import type { Container, Volume as PodVolume } from 'kubernetes-types/core/v1.js';
 import type { ContainerEnv, NetworkView, ShellClock, Toolset } from '../shell/interfaces.js';
 import { WindowsEventLog } from '../shell/win/event-log.js';
 import type { HostServices } from '../shell/interfaces.js';
@@ -14,11 +14,24 @@ import { credentialSpecOf, gmsaDomain } from '../os/windows/gmsa.js';
 import type { NodeProfile } from '../profile.js';
 import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
 import { containerMountPath } from '../volumes/mount-paths.js';
+import { mountHostProcessDirs } from './hostprocess-dirs.js';
 import { volumeContent, type VolumeContext } from '../volumes/volume-content.js';
 import { parseQuantity } from '../../api/quantity.js';
+import { backendVolume } from '../../csi/backend.js';
 
 /** Where a HostProcess container's volumes and image land on the host (host_process.go e2e). */
 export const SANDBOX_MOUNT_POINT_ENV = 'CONTAINER_SANDBOX_MOUNT_POINT';
+
+/**
+ * hcsshim starts a HostProcess container's process with `$env:CONTAINER_SANDBOX_MOUNT_POINT` and
+ * `%CONTAINER_SANDBOX_MOUNT_POINT%` in its command line replaced by the mount point (internal/jobcontainers), which is
+ * how an ENTRYPOINT like sig-windows-tools' `PowerShell /c $env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/start.ps1` runs.
+ */
+export function expandSandboxMountPoint(argv: string[], env: Record<string, string>): string[] {
+  const root = env[SANDBOX_MOUNT_POINT_ENV];
+  if (!root) return argv;
+  return argv.map((a) => a.replace(/\$env:CONTAINER_SANDBOX_MOUNT_POINT|%CONTAINER_SANDBOX_MOUNT_POINT%/gi, () => root));
+}
 
 /** Volumes shared beyond one container: a pod's emptyDirs, a node's hostPath directories. */
 export interface SharedVolumes {
@@ -40,6 +53,8 @@ export interface ContainerEnvDeps {
   hostServices?: HostServices;
   /** The host's compute systems, likewise for HostProcess containers only. */
   hostCompute?: ContainerEnv['hostCompute'];
+  /** The host's HNS networks and pod IPAM, likewise. */
+  hostNetwork?: ContainerEnv['hostNetwork'];
 }
 
 /** The toolset the container has: the image's for its OS, the host's for HostProcess containers. */
@@ -66,9 +81,11 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     memoryBytes: Number(parseQuantity(profile.capacity.memory ?? '0').nano / 1_000_000_000n), cpus: Number(profile.capacity.cpu ?? 1),
   };
   const windowsUser = c.identity?.windowsUser ?? 'ContainerUser';
-  const fs = imageFs({ os: profile.os, toolset, extras: extrasForImage(img.ref.repository), hostname, system, now, userName: windowsUser });
   const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
+  const fs = imageFs({ os: profile.os, toolset, extras: extrasForImage(img.ref.repository), hostname, system, now, userName: windowsUser, imageRoot: sandboxRoot || 'C:' });
+  if (hostProcess) mountHostProcessDirs(fs, deps.shared.host, now, (profile.network?.plugin ?? 'flannel') === 'flannel');
   mountVolumes(fs, rec, spec, deps, sandboxRoot);
+  mapBlockDevices(fs, rec, spec, deps);
   if (profile.os === 'linux') {
     const sub = rec.pod.spec?.subdomain;
     mountKubeletFiles(fs, {
@@ -103,6 +120,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ...(profile.os === 'windows' ? { eventLog: new WindowsEventLog(() => deps.clock.now()) } : {}),
     ...(hostProcess && deps.hostServices ? { hostServices: deps.hostServices } : {}),
     ...(hostProcess && deps.hostCompute ? { hostCompute: deps.hostCompute } : {}),
+    ...(hostProcess && deps.hostNetwork ? { hostNetwork: deps.hostNetwork } : {}),
   };
 }
 
@@ -116,15 +134,37 @@ const fileMode = (os: 'linux' | 'windows', mode: number) => (os === 'windows' ? 
 /** The node's shared-volume key of a PersistentVolume's file store. */
 export const pvVolumeKey = (volumeName: string) => `pv:${volumeName}`;
 
+/**
+ * Raw block volumes (volumeDevices) appear as device files at their devicePath (Linux only: Windows pods never get
+ * this far, src/node/stages/sandbox-checks.ts).
+ */
+function mapBlockDevices(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: ContainerEnvDeps): void {
+  if (deps.profile.os !== 'linux') return;
+  for (const d of spec.volumeDevices ?? []) {
+    if (!rec.pod.spec?.volumes?.some((x) => x.name === d.name)) continue;
+    fs.mountFile(d.devicePath, Buffer.alloc(0), { source: 'block', mode: 0o660 });
+  }
+}
+
+/**
+ * Rewrites a running container's projected ServiceAccount token volumes: the kubelet's token manager renewed the
+ * token, and the volume manager's next remount puts the new one in place (atomic writer).
+ */
+export function remountTokenVolumes(fs: VirtualFs, rec: PodRuntime, c: ContainerRuntime, spec: Container, deps: Pick<ContainerEnvDeps, 'profile' | 'clock' | 'volumeContext' | 'shared'>): void {
+  const hostProcess = deps.profile.os === 'windows' && isHostProcess(rec.pod, spec);
+  const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
+  mountVolumes(fs, rec, spec, deps, sandboxRoot, (v) => !!v.projected?.sources?.some((s) => s.serviceAccountToken));
+}
+
 /** Mounts the container's volumeMounts (under the sandbox mount point for HostProcess containers). */
-function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: ContainerEnvDeps, sandboxRoot: string): void {
+function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Pick<ContainerEnvDeps, 'profile' | 'clock' | 'volumeContext' | 'shared'>, sandboxRoot: string, only?: (v: PodVolume) => boolean): void {
   const os = deps.profile.os;
   const now = deps.clock.now();
   for (const m of spec.volumeMounts ?? []) {
     const v = rec.pod.spec?.volumes?.find((x) => x.name === m.name);
-    if (!v) continue;
+    if (!v || (only && !only(v))) continue;
     const r = volumeContent(v, { ...deps.volumeContext, pod: rec.pod });
-    if ('error' in r) continue;
+    if (!('content' in r)) continue;
     let path = containerMountPath(os, m.mountPath);
     if (sandboxRoot) path = `${sandboxRoot}${path.slice(2)}`;
     const content = r.content;
@@ -136,7 +176,14 @@ function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Con
         if (f) fs.mountFile(path, f.data, { readOnly: true, mode: fileMode(os, f.mode), source: 'configmap' });
         continue;
       }
-      fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: true, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });
+      // A HostProcess container's volumes are host directories it may write (sig-windows-tools' kube-proxy start.ps1
+      // writes kubeconfig-win.conf beside the ConfigMap's files); elsewhere ConfigMaps and Secrets are read-only.
+      fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: !sandboxRoot || !!m.readOnly, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });
+      continue;
+    }
+    if (content.kind === 'network') {
+      // A storage system's data outlives the pod and the node: the next pod sees it wherever it runs.
+      fs.mount(path, backendVolume(content.key, os, now), { readOnly: !!m.readOnly || content.readOnly, source: content.source });
       continue;
     }
     // A PersistentVolume's files live on the node, keyed by the volume's name, so a later pod sees what an earlier wrote.

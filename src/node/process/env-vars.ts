@@ -2,7 +2,7 @@
 // envFrom first, then env in order with $(VAR) expansion, downward-API fields and resource fields. A reference the
 // kubelet cannot resolve is a CreateContainerConfigError with its message.
 
-import type { Container, EnvVar, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { Container, EnvVar, PersistentVolumeSpec, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { serviceEnv } from './service-env.js';
 import { parseQuantity, tryParseQuantity } from '../../api/quantity.js';
 
@@ -17,8 +17,14 @@ export interface ConfigSource {
   services?(namespace: string): Service[];
   /** A PersistentVolumeClaim's bound volume name and phase, for persistentVolumeClaim volumes. */
   persistentVolumeClaim?(namespace: string, name: string): { phase?: string; volumeName?: string } | undefined;
-  /** Whether a PersistentVolume exists. */
-  persistentVolume?(name: string): { name: string } | undefined;
+  /** A PersistentVolume, when it exists (its source decides how the kubelet mounts it). */
+  persistentVolume?(name: string): { name: string; spec?: PersistentVolumeSpec } | undefined;
+  /** CSIDriver.spec.attachRequired; undefined without a CSIDriver object. */
+  attachRequired?(driver: string): boolean | undefined;
+  /** Whether a VolumeAttachment of the PV to the node reports attached. */
+  volumeAttached?(pvName: string, nodeName: string): boolean;
+  /** A projected serviceAccountToken source's token, from the kubelet's token manager (src/node/volumes/token-manager). */
+  serviceAccountToken?(pod: Pod, source: { audience?: string; expirationSeconds?: number }): { token: string } | { pending: true } | { error: string };
 }
 
 export type EnvResult = { env: Record<string, string> } | { error: string };

@@ -15,7 +15,7 @@ import type { ContainerEnv, HostServices, Listener, RunResult, ShellClock, Shell
 import { addLogMonitor } from '../shell/fs/seed-extras.js';
 import type { VolumeContext } from '../volumes/volume-content.js';
 import { processArgv } from './argv.js';
-import { buildContainerEnv, type SharedVolumes } from './container-env.js';
+import { buildContainerEnv, expandSandboxMountPoint, remountTokenVolumes, type SharedVolumes } from './container-env.js';
 import { containerNetwork } from './container-network.js';
 import { ContainerProcess, execCaptured, type RunCommand } from './container-process.js';
 import { podDns, type DnsSettings } from './pod-dns.js';
@@ -46,6 +46,8 @@ export interface ProcessHostOptions {
   hostServices?: HostServices;
   /** The node's HCS compute systems, for HostProcess containers (src/node/os/windows/compute-systems.ts). */
   hostCompute?: ContainerEnv['hostCompute'];
+  /** The node's HNS networks and pod IPAM, for HostProcess containers (Get-HnsNetwork, host-local.exe). */
+  hostNetwork?: ContainerEnv['hostNetwork'];
 }
 
 /** How long a hook may run before it counts as failed (the kubelet bounds preStop by the grace period). */
@@ -82,12 +84,13 @@ export class ProcessHost {
       network: containerNetwork({ os: this.o.profile.os, podIP: rec.podIP ?? '', podCIDR: this.o.profile.podCIDR, dns, sandboxID: rec.sandboxID ?? '', calls: this.o.networkCalls(rec, dns.nameservers), cni: rec.sandboxID ? this.o.cni?.(rec.sandboxID) : undefined }),
       hostServices: this.o.hostServices,
       hostCompute: this.o.hostCompute,
+      hostNetwork: this.o.hostNetwork,
     });
     const proc = new ContainerProcess(env, this.o.run, { stdin: spec.stdin, tty: spec.tty });
     this.procs.set(c, proc);
     c.interpreted = img.known && !c.behaviour.timed;
     if (!img.known || !c.log) return false;
-    const argv = processArgv(spec, imageConfig(img), c.env);
+    const argv = expandSandboxMountPoint(processArgv(spec, imageConfig(img), c.env), proc.env.env);
     // A Windows command wrapped in LogMonitor.exe: the image is one built with LogMonitor copied in, as the seeds ask.
     if (this.o.profile.os === 'windows' && /(^|[\\/])LogMonitor\.exe$/i.test(argv[0] ?? '')) {
       try { addLogMonitor(proc.env.fs, proc.env.fs.resolve('C:\\', argv[0])); } catch { /* a read-only mount hides it */ }
@@ -155,6 +158,19 @@ export class ProcessHost {
     if (!p) return;
     p.stop(reason);
     this.procs.delete(c);
+  }
+
+  /** A renewed ServiceAccount token reaches the token files of the pod's running containers. */
+  refreshTokenVolumes(rec: PodRuntime): void {
+    for (const c of rec.containers) {
+      const proc = this.procs.get(c);
+      const spec = proc && containerSpec(rec.pod, c);
+      if (!proc || !spec) continue;
+      remountTokenVolumes(proc.env.fs, rec, c, spec, {
+        profile: this.o.profile, clock: this.clock, volumeContext: { ...this.o.volumeContext, podIP: rec.podIP ?? '' },
+        shared: { pod: this.podVolumes.get(rec.key) ?? new Map(), host: this.hostVolumes },
+      });
+    }
   }
 
   /** The pod is gone: its shared volumes go too. */

@@ -12,6 +12,7 @@ import { kubeletConfigz } from '../configz.js';
 import { parseLogOptions, readLogs } from '../logs/read-logs.js';
 import { statsEndpoint } from '../stats/endpoints.js';
 import { networkEndpoint, type NetworkInspection } from './network-endpoints.js';
+import { PodDialer } from './pod-dial.js';
 
 export interface KubeletServerTls {
   cert: string;
@@ -36,14 +37,19 @@ export class KubeletServer {
   private server?: https.Server;
   private readonly sockets = new Set<Duplex>();
   port = 0;
+  private readonly dialer: PodDialer;
 
-  constructor(private readonly cfg: KubeletServerConfig) {}
+  constructor(private readonly cfg: KubeletServerConfig) {
+    this.dialer = new PodDialer(() => cfg.network?.net, cfg.logger);
+  }
 
   async listen(): Promise<number> {
     const { tls } = this.cfg;
     const server = https.createServer({ cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: !!tls.ca, rejectUnauthorized: !!tls.ca });
     server.on('request', (req, res) => this.serve(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serveUpgrade(req, socket, head));
+    // The API server's egress to pod addresses (webhooks, services/proxy, pods/proxy): CONNECT <podIP>:<port>.
+    server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serveConnect(req, socket, head));
     server.on('connection', (s: Duplex) => {
       (s as Duplex & { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true);
       this.sockets.add(s);
@@ -123,6 +129,16 @@ export class KubeletServer {
       end: () => res.end(),
     });
     req.on('close', stop);
+  }
+
+  private serveConnect(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const node = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (!this.cfg.kubelet(node)) {
+      socket.on('error', () => socket.destroy());
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    this.dialer.connect(node, req.url ?? '', socket, head);
   }
 
   private serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

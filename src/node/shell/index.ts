@@ -32,13 +32,15 @@ export interface ImageFsOptions {
   now: number;
   /** Windows: the user whose profile directory exists. */
   userName?: string;
+  /** Windows: where the image's own files land (a HostProcess container's sandbox mount point). */
+  imageRoot?: string;
 }
 
 /** The root filesystem a container starts with: the image's files for its toolset and extra programs. */
 export function imageFs(o: ImageFsOptions): VirtualFs {
   if (o.os === 'windows') {
     const t = o.toolset === 'servercore' || o.toolset === 'nanoserver' || o.toolset === 'hostprocess' || o.toolset === 'none' ? o.toolset : 'none';
-    return windowsImageFs({ toolset: t, now: o.now, extras: o.extras, userName: o.userName });
+    return windowsImageFs({ toolset: t, now: o.now, extras: o.extras, userName: o.userName, imageRoot: o.imageRoot });
   }
   const t = o.toolset === 'busybox' || o.toolset === 'alpine' || o.toolset === 'debian' || o.toolset === 'distroless' ? o.toolset : 'none';
   return linuxImageFs({ toolset: t, now: o.now, extras: o.extras, system: o.system, hostname: o.hostname });

@@ -86,6 +86,11 @@ export interface Listener {
   protocol: 'TCP' | 'UDP';
   /** Answers HTTP; absent for servers that only accept connections (redis, `nc -l`). */
   handler?: HttpHandler;
+  /**
+   * The serving certificate and key (PEM) of a program that speaks HTTPS on this port (a webhook server): connections
+   * the API server tunnels here are TLS, checked against the caller's CA bundle.
+   */
+  tls?: { cert: string; key: string };
   /** The program listening, for `netstat` and events (`nginx`, `powershell.exe`). */
   program: string;
   /** Answers DNS messages (a DNS server's port 53): the query off the wire in, the reply out, undefined = no reply. */
@@ -123,6 +128,15 @@ export interface ContainerEnv {
   hostServices?: HostServices;
   /** Windows HostProcess containers: the host's compute systems (HCS), as Get-ComputeProcess lists them. */
   hostCompute?: () => ComputeSystem[];
+  /** Windows HostProcess containers: the host's HNS networks and pod IPAM (Get-HnsNetwork, host-local.exe). */
+  hostNetwork?: HostNetworkView;
+}
+
+/** The host's networking as a HostProcess container sees it (src/network: the node's HnsState and host-local IPAM). */
+export interface HostNetworkView {
+  hnsNetworks(): { id: string; name: string; type: string; managementIP: string; subnets: { addressPrefix: string; gatewayAddress: string }[] }[];
+  /** host-local ADD on the node's pod subnet: the owner's address (the same one on every call). */
+  ipamAdd(owner: string): { ip: string; prefixLength: number; gateway: string } | { error: string };
 }
 
 /** One HCS compute system on a Windows node: a process-isolated container, or a Hyper-V utility VM. */

@@ -11,6 +11,9 @@ import { tarMain } from './tar/tar-program.js';
 import { nginx } from './servers/nginx.js';
 import { agnhost } from './servers/agnhost.js';
 import { coredns } from './servers/coredns.js';
+import { metricsServer } from './servers/apiserver/metrics-server.js';
+import { sampleApiserver } from './servers/apiserver/sample-apiserver.js';
+import { gmsaWebhook } from './servers/gmsa-webhook.js';
 import { apacheHttpd, pause, python, redisServer, serviceMonitor } from './servers/misc.js';
 import { cmdMain } from './win/cmd-main.js';
 import { ipconfigExe, netstatExe, nslookupExe, pingExe } from './win/net-tools.js';
@@ -18,6 +21,9 @@ import { findExe, findstrExe, hostnameExe, moreExe, nltestExe, sortExe, systemin
 import { powershellMain } from './ps/main.js';
 import { logMonitor } from './win/log-monitor.js';
 import { scExe } from './win/sc-exe.js';
+import { kubeProxyExe } from './win/k8s/kube-proxy-exe.js';
+import { flanneldExe } from './win/k8s/flanneld-exe.js';
+import { hostLocalExe, routeExe } from './win/k8s/cni-tools.js';
 
 const table: Record<string, Program> = {
   busybox,
@@ -27,6 +33,9 @@ const table: Record<string, Program> = {
   nginx,
   agnhost,
   coredns,
+  'metrics-server': metricsServer,
+  'sample-apiserver': sampleApiserver,
+  'gmsa-webhook': gmsaWebhook,
   pause,
   python3: python,
   httpd: apacheHttpd,
@@ -53,6 +62,10 @@ const table: Record<string, Program> = {
   'win:ServiceMonitor': serviceMonitor,
   'win:LogMonitor': logMonitor,
   'win:sc': scExe,
+  'win:route': routeExe,
+  'win:kube-proxy': kubeProxyExe,
+  'win:flanneld': flanneldExe,
+  'win:host-local': hostLocalExe,
 };
 
 for (const p of GNU_PROGRAMS) table[`gnu:${p}`] = gnuProgram(p);

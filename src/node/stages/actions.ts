@@ -49,8 +49,8 @@ const createSandbox: Action = (ctx, rec) => {
   const now = ctx.clock.now();
   // kubelet.go SyncPod: WaitForAttachAndMount comes first; an unmountable volume keeps the pod in ContainerCreating.
   const failed = unmountableVolumes(ctx, rec);
-  if (failed.length) {
-    for (const msg of failed) ctx.events.podEvent(rec, undefined, 'Warning', 'FailedMount', msg);
+  if (failed.events.length || failed.pending) {
+    for (const e of failed.events) ctx.events.podEvent(rec, undefined, 'Warning', e.reason, e.message);
     rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
     return;
   }

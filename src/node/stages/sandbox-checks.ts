@@ -22,12 +22,39 @@ export function sandboxImageError(ctx: StageContext, rec: PodRuntime, sandboxID:
   return containerdMismatch(sandboxID);
 }
 
-/** The SetUp errors of the pod's volumes, checked against the ConfigMaps and Secrets the node can read now. */
-export function unmountableVolumes(ctx: StageContext, rec: PodRuntime): string[] {
-  const out: string[] = [];
+/** What keeps the pod's volumes from being set up: events to record (reason, message), or a wait without one. */
+export interface VolumeProblems {
+  events: { reason: 'FailedMount' | 'FailedMapVolume'; message: string }[];
+  pending: boolean;
+}
+
+/** The SetUp errors of the pod's volumes, checked against what the node can read now (ConfigMaps, Secrets, PVs, attachments). */
+export function unmountableVolumes(ctx: StageContext, rec: PodRuntime): VolumeProblems {
+  const out: VolumeProblems = { events: [], pending: false };
   for (const v of rec.pod.spec?.volumes ?? []) {
-    const r = volumeContent(v, { pod: rec.pod, os: ctx.profile.os, hostIP: ctx.profile.internalIP, podIP: '', allocatable: ctx.allocatable, config: ctx.config });
-    if ('error' in r) out.push(r.error);
+    const r = volumeContent(v, { pod: rec.pod, os: ctx.profile.os, hostIP: ctx.profile.internalIP, podIP: '', allocatable: ctx.allocatable, config: ctx.config, node: ctx.profile });
+    if ('error' in r) out.events.push({ reason: 'FailedMount', message: r.error });
+    else if ('pending' in r) out.pending = true;
+  }
+  if (!out.events.length && !out.pending) out.events.push(...windowsBlockDeviceErrors(ctx, rec));
+  return out;
+}
+
+/**
+ * volumeDevices on Windows: the volume is staged, but the kubelet cannot hold the block device open — the non-Linux
+ * volume path handler has no loop devices (pkg/volume/util/volumepathhandler/volume_path_handler_unsupported.go
+ * AttachFileDevice, called by operation_generator.go GenerateMapVolumeFunc). Seeds 001 (l.333), 002 (l.284), 003:
+ * "Windows cannot attach raw block devices to pods".
+ */
+export function windowsBlockDeviceErrors(ctx: StageContext, rec: PodRuntime): VolumeProblems['events'] {
+  if (ctx.profile.os !== 'windows') return [];
+  const names = new Set([...(rec.pod.spec?.containers ?? []), ...(rec.pod.spec?.initContainers ?? [])].flatMap((c) => (c.volumeDevices ?? []).map((d) => d.name)));
+  const out: VolumeProblems['events'] = [];
+  for (const v of rec.pod.spec?.volumes ?? []) {
+    if (!names.has(v.name)) continue;
+    const claim = v.persistentVolumeClaim ? ctx.config.persistentVolumeClaim?.(rec.pod.metadata?.namespace ?? 'default', v.persistentVolumeClaim.claimName) : undefined;
+    const volName = claim?.volumeName ?? v.name;
+    out.push({ reason: 'FailedMapVolume', message: `MapVolume.AttachFileDevice failed for volume ${JSON.stringify(volName)} : AttachFileDevice not supported for this build` });
   }
   return out;
 }

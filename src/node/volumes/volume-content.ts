@@ -1,9 +1,13 @@
 // What each pod volume holds when the kubelet sets it up (pkg/volume/{configmap,secret,downwardapi,projected,
-// emptydir,hostpath}): the files of ConfigMap, Secret, downward-API and projected volumes, or a directory, and the
-// MountVolume.SetUp error a volume the kubelet cannot set up gives.
+// emptydir,hostpath,csi,nfs,flexvolume}): the files of ConfigMap, Secret, downward-API and projected volumes, or a
+// directory (the pod's, the node's or a storage system's), and the MountVolume error a volume the kubelet cannot set
+// up gives.
 
 import type { Pod, Volume } from 'kubernetes-types/core/v1.js';
 import { fieldRefValue, resourceFieldValue, type ConfigSource } from '../process/env-vars.js';
+import { csiInlineVolume, csiPersistentVolume, type CsiNodeFacts, type CsiOutcome } from './csi-node.js';
+import { flexVolume } from './flex-volume.js';
+import { nfsVolume } from './network-volumes.js';
 
 export interface VolumeFile {
   data: Buffer;
@@ -20,10 +24,13 @@ export type VolumeContent =
   | { kind: 'hostPath'; path: string; type: string }
   /** A bound PersistentVolumeClaim's volume: its files live on the node for the PersistentVolume's life. */
   | { kind: 'persistentVolume'; volumeName: string; readOnly: boolean }
-  /** A volume type the emulated node does not model (CSI, cloud disks): an empty directory for now. */
+  /** Data on a storage system every node reaches (CSI volume, NFS export, FlexVolume share): src/csi/backend.ts. */
+  | { kind: 'network'; key: string; readOnly: boolean; source: string }
+  /** A volume type the emulated node does not model (cloud disks): an empty directory for now. */
   | { kind: 'unmodelled'; type: string };
 
-export type VolumeResult = { content: VolumeContent } | { error: string };
+/** `pending`: not mountable yet and not an error either (a volume waiting for its attach); no event, retried. */
+export type VolumeResult = { content: VolumeContent } | { error: string } | { pending: string };
 
 export interface VolumeContext {
   pod: Pod;
@@ -32,11 +39,16 @@ export interface VolumeContext {
   podIP: string;
   allocatable: Record<string, string>;
   config: ConfigSource;
+  /** The node, for the volume plugins that depend on it (CSI registration, csi-proxy, FlexVolume drivers). */
+  node?: CsiNodeFacts & { flexVolumeDrivers?: string[] };
 }
 
 const DEFAULT_MODE = 0o644;
 
 class SetUpError extends Error {}
+/** A volume the volume manager fails with its own full message (MountDevice, plugin lookup). */
+class MountError extends Error {}
+class PendingError extends Error {}
 /** The volume manager cannot even start: the claim is missing or not bound (desired_state_of_world_populator). */
 class UnboundClaimError extends Error {}
 
@@ -54,7 +66,34 @@ function claimContent(v: Volume, ns: string, ctx: VolumeContext): VolumeContent 
   if (ctx.config.persistentVolume && !ctx.config.persistentVolume(claim.volumeName)) {
     throw new UnboundClaimError(`error processing PVC ${ns}/${name}: failed to fetch PV ${JSON.stringify(claim.volumeName)} from API server: persistentvolumes "${claim.volumeName}" not found`);
   }
-  return { kind: 'persistentVolume', volumeName: claim.volumeName, readOnly: !!v.persistentVolumeClaim!.readOnly };
+  const readOnly = !!v.persistentVolumeClaim!.readOnly;
+  const spec = ctx.config.persistentVolume?.(claim.volumeName)?.spec;
+  if (spec?.csi && ctx.node) {
+    return networkOrThrow(csiPersistentVolume(claim.volumeName, spec.csi, ctx.node, ctx.config), readOnly || !!spec.csi.readOnly, 'csi');
+  }
+  if (spec?.nfs && ctx.node) return nfsContent(spec.nfs, claim.volumeName, readOnly || !!spec.nfs.readOnly, ctx);
+  if (spec?.flexVolume && ctx.node) return flexContent(spec.flexVolume, claim.volumeName, readOnly, ns, ctx);
+  return { kind: 'persistentVolume', volumeName: claim.volumeName, readOnly };
+}
+
+function networkOrThrow(r: CsiOutcome, readOnly: boolean, source: string): VolumeContent {
+  if ('error' in r) throw new MountError(r.error);
+  if ('pending' in r) throw new PendingError(r.pending);
+  return { kind: 'network', key: r.key, readOnly, source };
+}
+
+function nfsContent(src: NonNullable<Volume['nfs']>, name: string, readOnly: boolean, ctx: VolumeContext): VolumeContent {
+  const r = nfsVolume(src, name, ctx.os, ctx.node?.kubeletVersion ?? '', ctx.pod.metadata?.uid ?? '');
+  if ('setUpError' in r) throw new SetUpError(r.setUpError);
+  if ('skipped' in r) return { kind: 'unmodelled', type: 'nfs' };
+  return { kind: 'network', key: r.key, readOnly, source: 'nfs' };
+}
+
+function flexContent(src: NonNullable<Volume['flexVolume']>, name: string, readOnly: boolean, ns: string, ctx: VolumeContext): VolumeContent {
+  const r = flexVolume(src, name, ns, ctx.node?.flexVolumeDrivers, ctx.config.secret);
+  if ('error' in r) throw new MountError(r.error);
+  if ('setUpError' in r) throw new SetUpError(r.setUpError);
+  return { kind: 'network', key: r.key, readOnly: readOnly || !!src.readOnly, source: 'flexVolume' };
 }
 
 export function volumeContent(v: Volume, ctx: VolumeContext): VolumeResult {
@@ -63,6 +102,8 @@ export function volumeContent(v: Volume, ctx: VolumeContext): VolumeResult {
   } catch (err) {
     if (err instanceof SetUpError) return { error: `MountVolume.SetUp failed for volume "${v.name}" : ${err.message}` };
     if (err instanceof UnboundClaimError) return { error: err.message };
+    if (err instanceof MountError) return { error: err.message };
+    if (err instanceof PendingError) return { pending: err.message };
     throw err;
   }
 }
@@ -79,7 +120,8 @@ function content(v: Volume, ctx: VolumeContext): VolumeContent {
       const part = src.configMap ? keyFiles('configmap', ctx.config.configMap(ns, src.configMap.name ?? ''), src.configMap, mode)
         : src.secret ? keyFiles('secret', ctx.config.secret(ns, src.secret.name ?? ''), src.secret, mode)
           : src.downwardAPI ? downwardFiles(src.downwardAPI.items ?? [], mode, ctx)
-            : new Map<string, VolumeFile>();
+            : src.serviceAccountToken ? tokenFiles(src.serviceAccountToken, mode, ctx)
+              : new Map<string, VolumeFile>();
       for (const [k, f] of part) files.set(k, f);
     }
     return { kind: 'files', files };
@@ -87,8 +129,24 @@ function content(v: Volume, ctx: VolumeContext): VolumeContent {
   if (v.emptyDir) return { kind: 'emptyDir', memory: v.emptyDir.medium === 'Memory' && ctx.os === 'linux' };
   if (v.hostPath) return { kind: 'hostPath', path: v.hostPath.path, type: v.hostPath.type ?? '' };
   if (v.persistentVolumeClaim) return claimContent(v, ns, ctx);
+  if (v.csi && ctx.node) return networkOrThrow(csiInlineVolume(v.name, v.csi.driver, ctx.pod.metadata?.uid ?? '', ctx.node), !!v.csi.readOnly, 'csi');
+  if (v.nfs && ctx.node) return nfsContent(v.nfs, v.name, !!v.nfs.readOnly, ctx);
+  if (v.flexVolume && ctx.node) return flexContent(v.flexVolume, v.name, false, ns, ctx);
   const type = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
   return { kind: 'unmodelled', type };
+}
+
+/** A projected serviceAccountToken source: the pod-bound token the kubelet's token manager holds, at its path. */
+function tokenFiles(src: { audience?: string; expirationSeconds?: number; path: string }, defaultMode: number | undefined, ctx: VolumeContext): Map<string, VolumeFile> {
+  const files = new Map<string, VolumeFile>();
+  const r = ctx.config.serviceAccountToken?.(ctx.pod, src);
+  // A node without a token manager (unit tests of other volume kinds) writes no token file.
+  if (!r) return files;
+  // The kubelet's SetUp waits for the TokenRequest; no event while it does.
+  if ('pending' in r) throw new PendingError(`waiting for the ServiceAccount token of "${src.path}"`);
+  if ('error' in r) throw new SetUpError(r.error);
+  files.set(src.path, { data: Buffer.from(r.token), mode: defaultMode ?? DEFAULT_MODE });
+  return files;
 }
 
 interface KeySource {

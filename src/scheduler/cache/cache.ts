@@ -19,6 +19,8 @@ export class Cache implements NodeInfoLister {
   /** NodeInfos that have a Node object, in a stable order for round-robin filtering. */
   private readonly nodeList: NodeInfo[] = [];
   private readonly nodeIndex = new Map<string, number>();
+  /** Bumped when a node joins or leaves nodeList. */
+  private membershipVersion = 0;
   private readonly pods = new Map<string, PodState>();
   private readonly imageNodes = new Map<string, Set<string>>();
   /**
@@ -38,6 +40,10 @@ export class Cache implements NodeInfoLister {
 
   list(): readonly NodeInfo[] {
     return this.nodeList;
+  }
+
+  membership(): number {
+    return this.membershipVersion;
   }
 
   /** See `stamps`; valid for positions below nodeCount. The array is replaced as it grows, so re-read per cycle. */
@@ -121,6 +127,7 @@ export class Cache implements NodeInfoLister {
       pos = this.nodeList.length;
       this.nodeIndex.set(name, pos);
       this.nodeList.push(ni);
+      this.membershipVersion++;
     }
     this.place(ni, pos);
     if (this.withAffinity.has(ni) || this.withRequiredAnti.has(ni)) this.affinityLists = undefined;
@@ -141,6 +148,7 @@ export class Cache implements NodeInfoLister {
         this.place(last, i);
       }
       this.nodeIndex.delete(name);
+      this.membershipVersion++;
       ni.moveRow();
       if (ni.node && ni.softTaintCount > 0) this.softTainted--;
     }

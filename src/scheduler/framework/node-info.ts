@@ -21,6 +21,13 @@ export function newPodInfo(pod: Pod): PodInfo {
   return { pod, key: podKey(pod), requests: podRequests(pod), nonZeroRequests: podRequests(pod, true), hostPorts: podHostPorts(pod) };
 }
 
+// Generations come from one counter, as kube's nextGeneration does: a node whose generation is above a number read
+// earlier has changed since then, whichever node it is.
+let generationCounter = 0;
+const nextGeneration = (): number => ++generationCounter;
+/** The newest generation any NodeInfo has been given. */
+export const lastNodeGeneration = (): number => generationCounter;
+
 export class NodeInfo {
   node?: Node;
   readonly pods = new Map<string, PodInfo>();
@@ -46,13 +53,15 @@ export class NodeInfo {
   hotBase = 0;
   /** Normalized image names present on the node, with their sizes (for ImageLocality). */
   images = new Map<string, number>();
-  /** Bumped on every change; lets callers notice a NodeInfo moved under them. */
+  /** Set from a global counter on every change; lets callers notice a NodeInfo moved under them. */
   generation = 0;
   /**
    * Remembered answers of the node-static filters (FilterPlugin.nodeStaticKey), by interned key. Emptied whenever
    * the Node object changes; bounded, since keys that name one node (DaemonSet pods) would otherwise pile up.
    */
   readonly staticFilterMemo = new Map<number, Status>();
+  /** Counts of matching pods (PodTopologySpread) by `<namespace>\n<selector>`, valid while `generation` holds. */
+  private countMemo?: { generation: number; counts: Map<string, number> };
 
   constructor(readonly name: string) {}
 
@@ -65,7 +74,7 @@ export class NodeInfo {
     this.softTaintCount = 0;
     for (const t of this.taints) if (t.effect === 'PreferNoSchedule') this.softTaintCount++;
     this.refreshHot();
-    this.generation++;
+    this.generation = nextGeneration();
   }
 
   /** Moves the row to `rows` at `base` (the cache's shared array), or to a private array when `rows` is omitted. */
@@ -114,6 +123,20 @@ export class NodeInfo {
     if (hasRequiredAntiAffinity(pod)) this.requiredAntiAffinityPodCount += sign;
   }
 
+  /** The remembered pod count under `key` at this generation, if any. */
+  rememberedCount(key: string): number | undefined {
+    const m = this.countMemo;
+    return m && m.generation === this.generation ? m.counts.get(key) : undefined;
+  }
+
+  /** Remembers a pod count until the next change; a few keys per node (one per owner being spread) are enough. */
+  rememberCount(key: string, n: number): void {
+    let m = this.countMemo;
+    if (!m || m.generation !== this.generation) m = this.countMemo = { generation: this.generation, counts: new Map() };
+    if (m.counts.size >= 16) m.counts.clear();
+    m.counts.set(key, n);
+  }
+
   addPod(pi: PodInfo): void {
     if (this.pods.has(pi.key)) this.removePod(pi.key);
     this.pods.set(pi.key, pi);
@@ -122,7 +145,7 @@ export class NodeInfo {
     addTo(this.nonZeroRequested, pi.nonZeroRequests);
     for (const p of pi.hostPorts) this.usedPorts.add(p);
     this.refreshHot();
-    this.generation++;
+    this.generation = nextGeneration();
   }
 
   /**
@@ -134,7 +157,7 @@ export class NodeInfo {
     if (old) this.countAffinity(old.pod, -1);
     this.pods.set(pi.key, pi);
     this.countAffinity(pi.pod, 1);
-    this.generation++;
+    this.generation = nextGeneration();
   }
 
   /** A copy for what-if checks (preemption dry runs); pod infos are shared, they are never mutated. */
@@ -155,7 +178,7 @@ export class NodeInfo {
     addTo(this.nonZeroRequested, pi.nonZeroRequests, -1);
     for (const p of pi.hostPorts) this.usedPorts.add(p, -1);
     this.refreshHot();
-    this.generation++;
+    this.generation = nextGeneration();
     return pi;
   }
 }

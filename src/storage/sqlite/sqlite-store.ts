@@ -10,6 +10,8 @@ import { FanOut } from './fan-out.js';
 import { replayEvents } from './replay.js';
 import { prepareStatements, type Replaced, type Statements } from './statements.js';
 
+const ACKS_PER_TURN = 32;
+
 export interface SqliteStoreOptions extends OpenOptions {
   /** A file path, or ':memory:' for a throwaway store. */
   path: string;
@@ -39,6 +41,10 @@ export class SqliteStore implements Store, WatchProgress {
   private compacted: number;
   private closed = false;
   private readonly fan: FanOut;
+  /** The open group commit: writes made since BEGIN, acknowledged together at COMMIT. */
+  private batch?: { acks: (() => void)[]; fails: ((err: Error) => void)[] };
+  /** Set when a COMMIT failed: watchers saw writes the file does not hold, so nothing more is served. */
+  private broken?: StoreError;
 
   constructor(opts: SqliteStoreOptions) {
     this.log = opts.logger ?? createLogger({ component: 'storage/sqlite' });
@@ -104,25 +110,28 @@ export class SqliteStore implements Store, WatchProgress {
     this.assertOpen();
     if (key === '') throw new RangeError('sqlite store: empty key');
     const rev = this.rev + 1;
+    this.open();
     const inserted = this.guard(() => this.st.createTx(key, value, rev));
     if (!inserted) throw new StoreError('KeyExists', `key already exists: ${key}`);
-    return this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false });
+    return this.durable(this.committed(rev, { key, value, created: rev, prev: undefined, deleted: false }));
   }
 
   /** The old value stays in sqlite (the update trigger logs it); fan-out.ts gives the event its `prev`. */
   async update(key: string, value: string, expectedModRevision?: number): Promise<KeyValue> {
     this.assertOpen();
     const rev = this.rev + 1;
+    this.open();
     const replaced = this.guard(() => this.st.updateTx(key, value, rev, expectedModRevision));
-    return this.committed(rev, { key, value, created: replaced.createRevision, prev: replaced, deleted: false });
+    return this.durable(this.committed(rev, { key, value, created: replaced.createRevision, prev: replaced, deleted: false }));
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<{ deleted: KeyValue; revision: number }> {
     this.assertOpen();
     const rev = this.rev + 1;
+    this.open();
     const prev = this.guard(() => this.st.deleteTx(key, rev, expectedModRevision));
     this.committed(rev, { key, value: prev.value, created: prev.createRevision, prev, deleted: true });
-    return { deleted: { ...prev }, revision: rev };
+    return this.durable({ deleted: { ...prev }, revision: rev });
   }
 
   /**
@@ -148,6 +157,7 @@ export class SqliteStore implements Store, WatchProgress {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     this.fan.stopAll();
     this.db.close();
@@ -181,6 +191,57 @@ export class SqliteStore implements Store, WatchProgress {
 
   private assertOpen(): void {
     if (this.closed) throw new StoreError('Unavailable', 'sqlite store is closed');
+    if (this.broken) throw this.broken;
+  }
+
+  /**
+   * Group commit: the writes of one turn of the event loop share a transaction, committed before any of them is
+   * acknowledged (etcd batches its raft proposals the same way). A statement costs about half as much inside a
+   * transaction as in its own, and a burst of writes (a Deployment's pods, their bindings and statuses) comes in turns.
+   * Watchers still get each event inside its write, so the API server reads its own writes.
+   */
+  private open(): void {
+    if (this.batch) return;
+    this.guard(() => this.st.begin());
+    this.batch = { acks: [], fails: [] };
+    setImmediate(() => this.flush());
+  }
+
+  /** Resolves once the write's batch is committed. */
+  private durable<T>(result: T): Promise<T> {
+    const b = this.batch!;
+    return new Promise<T>((resolve, reject) => {
+      b.acks.push(() => resolve(result));
+      b.fails.push(reject);
+    });
+  }
+
+  private flush(): void {
+    const b = this.batch;
+    if (!b) return;
+    this.batch = undefined;
+    try {
+      this.st.commit();
+    } catch (err) {
+      // The events are out; a rollback would leave watchers with writes that never happened. Like etcd on a failed
+      // disk, stop serving: a restart reads what the file holds.
+      this.broken = new StoreError('Unavailable', `sqlite: commit failed: ${(err as Error).message}`);
+      this.log.error('commit failed; the store stops serving', { error: String(err) });
+      try { this.st.rollback(); } catch { /* already rolled back by sqlite */ }
+      for (const fail of b.fails) fail(this.broken);
+      return;
+    }
+    this.acknowledge(b.acks, 0);
+  }
+
+  /**
+   * Each acknowledged write's caller carries on (answers its client, writes again) before the loop turns, so a big
+   * batch is acknowledged a few dozen writes per turn: I/O waiting meanwhile gets its turn in between.
+   */
+  private acknowledge(acks: (() => void)[], from: number): void {
+    const to = Math.min(acks.length, from + ACKS_PER_TURN);
+    for (let i = from; i < to; i++) acks[i]!();
+    if (to < acks.length) setImmediate(() => this.acknowledge(acks, to));
   }
 
   /** sqlite failures (disk full, I/O) become Unavailable; our own StoreErrors pass through. */

@@ -35,6 +35,10 @@ export interface Statements {
   valueAt(key: string, rev: number): string | undefined;
   /** Drops log rows <= revision and records both counters. */
   compactTx(revision: number, current: number): void;
+  /** The store's group commit (the write bodies above nest inside it as savepoints). */
+  begin(): void;
+  commit(): void;
+  rollback(): void;
 }
 
 /** What an update needs to know about the value it replaced, without the value itself. */
@@ -83,7 +87,14 @@ export function prepareStatements(db: Database.Database): Statements {
     return cur;
   };
 
+  const begin = db.prepare('BEGIN');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+
   return {
+    begin: () => void begin.run(),
+    commit: () => void commit.run(),
+    rollback: () => void rollback.run(),
     get,
     listFrom: list<[string, number]>('key >= ?'),
     listAfter: list<[string, number]>('key > ?'),

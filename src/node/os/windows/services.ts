@@ -6,6 +6,7 @@
 import type { HostServices, HostServiceStatus, ServiceControlError } from '../../shell/interfaces.js';
 import type { Clock, Timer } from '../../../util/clock.js';
 import type { NodeProfile } from '../../profile.js';
+import { CSI_PROXY_SERVICE, csiProxyVersion } from '../../../csi/csi-proxy.js';
 
 /** What stopping and starting a service does to the component behind it. */
 export interface ServiceHooks {
@@ -24,7 +25,7 @@ interface Service {
 }
 
 export interface ServiceManagerOptions {
-  profile: Pick<NodeProfile, 'containerRuntime' | 'name'> & Partial<Pick<NodeProfile, 'internalIP' | 'network'>>;
+  profile: Pick<NodeProfile, 'containerRuntime' | 'name'> & Partial<Pick<NodeProfile, 'internalIP' | 'network' | 'kubeletVersion' | 'csiProxy'>>;
   clock: Clock;
   /** Components behind the services (the kubelet's heartbeat, kube-proxy's sync loop), by service name. */
   hooks?: Partial<Record<string, ServiceHooks>>;
@@ -47,6 +48,10 @@ export class WindowsServiceManager implements HostServices {
     // flanneld with the flags seed 000/001 Q2 lists (nssm register-svc.ps1), where the node runs flannel.
     if ((o.profile.network?.plugin ?? 'flannel') === 'flannel') {
       this.add('flanneld', 'flanneld', `C:\\flannel\\flanneld.exe --kubeconfig-file=C:\\k\\config --iface=${o.profile.internalIP ?? ''} --ip-masq=1 --kube-subnet-mgr=1`, []);
+    }
+    // csi-proxy as its README installs it (sc.exe create csiproxy … -windows-service), where the node has it.
+    if (o.profile.kubeletVersion && csiProxyVersion({ os: 'windows', kubeletVersion: o.profile.kubeletVersion, csiProxy: o.profile.csiProxy })) {
+      this.add(CSI_PROXY_SERVICE.name, CSI_PROXY_SERVICE.displayName, CSI_PROXY_SERVICE.binaryPath, []);
     }
   }
 

@@ -2,8 +2,9 @@
 // which repositories carry which.
 
 import type { VirtualFs } from './vfs.js';
+import { addSigWindowsToolsImage, type SigWindowsToolsImage } from './seed-sigwindowstools.js';
 
-export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns';
+export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns' | 'gmsa-webhook' | 'metrics-server' | 'sample-apiserver' | SigWindowsToolsImage;
 
 function program(fs: VirtualFs, path: string, tag: string): void {
   const parent = path.replace(/[\\/][^\\/]+$/, '') || '/';
@@ -124,9 +125,12 @@ export function addLogMonitor(fs: VirtualFs, exePath = 'C:\\LogMonitor\\LogMonit
 }
 
 /** Adds the programs (and their files) an image carries beyond its toolset. */
-export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readonly ImageProgram[]): void {
+export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readonly ImageProgram[], windowsRoot = 'C:'): void {
   for (const x of extras) {
     if (os === 'windows') {
+      // A HostProcess container finds these images' files under its sandbox mount point (windowsRoot), where their
+      // ENTRYPOINT looks for them; the older extras keep their fixed paths.
+      if (x === 'sigwindowstools-kube-proxy' || x === 'sigwindowstools-flannel') addSigWindowsToolsImage(fs, x, windowsRoot);
       if (x === 'agnhost') program(fs, 'C:\\agnhost.exe', 'agnhost');
       if (x === 'pause') program(fs, 'C:\\pause.exe', 'pause');
       if (x === 'iis') {
@@ -145,6 +149,9 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
       case 'agnhost': program(fs, '/agnhost', 'agnhost'); break;
       case 'pause': program(fs, '/pause', 'pause'); break;
       case 'coredns': program(fs, '/coredns', 'coredns'); break;
+      case 'metrics-server': program(fs, '/metrics-server', 'metrics-server'); break;
+      case 'sample-apiserver': program(fs, '/sample-apiserver', 'sample-apiserver'); break;
+      case 'gmsa-webhook': program(fs, '/admission-webhook/admission-webhook', 'gmsa-webhook'); break;
       case 'python3':
         program(fs, '/usr/bin/python3', 'python3');
         fs.symlink('python3', '/usr/bin/python');
@@ -169,6 +176,11 @@ export function extrasForImage(repository: string): ImageProgram[] {
   if (r.endsWith('/nginx')) return r.includes('e2e-test-images') ? ['nginx'] : ['nginx', 'curl'];
   if (r.endsWith('/agnhost')) return ['agnhost'];
   if (r.endsWith('/coredns')) return ['coredns'];
+  if (r.endsWith('/metrics-server')) return ['metrics-server'];
+  if (r.endsWith('/sample-apiserver')) return ['sample-apiserver'];
+  if (r.endsWith('/k8s-gmsa-webhook')) return ['gmsa-webhook'];
+  if (r.endsWith('sigwindowstools/kube-proxy')) return ['sigwindowstools-kube-proxy'];
+  if (r.endsWith('sigwindowstools/flannel')) return ['sigwindowstools-flannel'];
   if (r.endsWith('/httpd')) return ['httpd'];
   if (r.endsWith('/redis')) return ['redis'];
   if (r.endsWith('/python') || r.includes('python')) return ['python3'];

@@ -12,6 +12,8 @@ export interface WindowsSeed {
   extras?: ImageProgram[];
   /** The container's user profile to create (ContainerUser / ContainerAdministrator). */
   userName?: string;
+  /** Where the image's own files land: `C:`, or a HostProcess container's sandbox mount point. */
+  imageRoot?: string;
 }
 
 /** System32 programs and the emulation each runs; `undefined` = present but not emulated. */
@@ -22,7 +24,7 @@ const SERVERCORE_SYSTEM32: Record<string, string | undefined> = {
   'findstr.exe': 'win:findstr', 'where.exe': 'win:where', 'sort.exe': 'win:sort', 'more.com': 'win:more',
   'netsh.exe': undefined, 'reg.exe': undefined, 'sc.exe': 'win:sc', 'net.exe': undefined, 'certutil.exe': undefined,
   'xcopy.exe': undefined, 'robocopy.exe': undefined, 'icacls.exe': undefined, 'klist.exe': undefined, 'netstat.exe': 'win:netstat',
-  'taskkill.exe': undefined, 'fc.exe': undefined, 'find.exe': 'win:find', 'attrib.exe': undefined, 'chcp.com': undefined,
+  'taskkill.exe': undefined, 'ROUTE.EXE': 'win:route', 'fc.exe': undefined, 'find.exe': 'win:find', 'attrib.exe': undefined, 'chcp.com': undefined,
 };
 const NANOSERVER_SYSTEM32 = ['cmd.exe', 'PING.EXE', 'nslookup.exe', 'ipconfig.exe', 'curl.exe', 'tar.exe', 'HOSTNAME.EXE', 'timeout.exe', 'findstr.exe', 'where.exe', 'netsh.exe', 'reg.exe', 'xcopy.exe', 'certutil.exe', 'find.exe', 'sort.exe', 'more.com', 'netstat.exe'];
 
@@ -56,7 +58,7 @@ export function windowsImageFs(seed: WindowsSeed): VirtualFs {
   fs.writeFile('C:\\Windows\\System32\\drivers\\etc\\hosts', '# hosts: one IP address and its names a line; # starts a comment.\r\n');
   fs.writeFile('C:\\License.txt', 'Emulated Windows container image. The real image\'s license terms apply to real images.\r\n');
   if (t === 'none') {
-    addExtras(fs, 'windows', seed.extras ?? []);
+    addExtras(fs, 'windows', seed.extras ?? [], seed.imageRoot);
     return fs;
   }
   if (t === 'nanoserver') {
@@ -73,6 +75,6 @@ export function windowsImageFs(seed: WindowsSeed): VirtualFs {
     protectedDir(fs, 'C:\\Windows\\System32\\Wbem');
     protectedDir(fs, 'C:\\Windows\\System32\\OpenSSH');
   }
-  addExtras(fs, 'windows', seed.extras ?? []);
+  addExtras(fs, 'windows', seed.extras ?? [], seed.imageRoot);
   return fs;
 }

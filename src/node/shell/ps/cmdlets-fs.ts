@@ -196,6 +196,14 @@ const removeItem: Cmdlet = {
   async run(c) {
     const fs = c.ps.ctx.env.fs;
     for (const p of enumerate(has(c, 'Path') ? arg(c, 'Path') : c.bound.input ?? [])) {
+      // The Environment provider: `Remove-Item env:NAME` unsets a process variable.
+      const envName = typeof p === 'string' ? /^env:(.+)$/i.exec(p)?.[1] : undefined;
+      if (envName !== undefined) {
+        const key = Object.keys(c.ps.ctx.vars).find((k) => k.toLowerCase() === envName.toLowerCase());
+        if (key === undefined) c.ps.writeError(new PsError(`Cannot find path 'Env:\\${envName}' because it does not exist.`, 'ObjectNotFound', `PathNotFound,${cmdletFqid(c.name)}`, { command: c.name, target: `Env:\\${envName}`, exceptionType: 'ItemNotFoundException' }));
+        else delete c.ps.ctx.vars[key];
+        continue;
+      }
       const abs = p instanceof FsItem ? p.fullName : resolvePath(c, p);
       if (!fs.lstat(abs)) { c.ps.writeError(pathError(c, abs)); continue; }
       try { fs.removeTree(abs, c.ps.ctx.cred); } catch {

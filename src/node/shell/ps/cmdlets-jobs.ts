@@ -39,7 +39,17 @@ function itemMove(name: 'Copy-Item' | 'Move-Item' | 'Rename-Item'): Cmdlet {
     params: [{ name: 'Path', aliases: ['LiteralPath'], position: 0 }, { name: 'Destination', aliases: ['NewName'], position: 1 }, { name: 'Recurse', switch: true }, { name: 'Force', switch: true }],
     async run(c) {
       const fs = c.ps.ctx.env.fs;
-      const src = fs.resolve(c.ps.ctx.cwd, toStr(arg(c, 'Path')));
+      const given = fs.resolve(c.ps.ctx.cwd, toStr(arg(c, 'Path')));
+      // A wildcard in the last segment copies/moves every match (`Copy-Item "$root/cni/*" $env:CNI_BIN_PATH`).
+      const leaf = given.replace(/^.*\\/, '');
+      const sources = name !== 'Rename-Item' && /[*?]/.test(leaf) && fs.stat(given.slice(0, -leaf.length - 1))?.kind === 'dir'
+        ? fs.readdir(given.slice(0, -leaf.length - 1)).filter((n) => wildcardRe(leaf).test(n.name)).map((n) => `${given.slice(0, -leaf.length)}${n.name}`)
+        : [given];
+      for (const src of sources) moveOne(c, src);
+    },
+  };
+  function moveOne(c: CmdletCall, src: string): void {
+      const fs = c.ps.ctx.env.fs;
       const node = fs.stat(src);
       if (!node) {
         c.ps.writeError(new PsError(`Cannot find path '${src}' because it does not exist.`, 'ObjectNotFound', `PathNotFound,${cmdletFqid(name)}`, { command: name, target: src, exceptionType: 'ItemNotFoundException' }));
@@ -50,13 +60,19 @@ function itemMove(name: 'Copy-Item' | 'Move-Item' | 'Rename-Item'): Cmdlet {
       try {
         if (name === 'Copy-Item') {
           if (node.kind !== 'file') throw new Error('dir');
-          fs.writeFile(dst, fs.readFile(src, c.ps.ctx.cred), { cred: c.ps.ctx.cred });
+          // A copied program stays that program (the emulated binary is its tag).
+          const copy = fs.writeFile(dst, fs.readFile(src, c.ps.ctx.cred), { cred: c.ps.ctx.cred });
+          if (node.program) copy.program = node.program;
         } else fs.rename(src, dst, c.ps.ctx.cred);
       } catch {
         c.ps.writeError(new PsError(`Access to the path '${dst}' is denied.`, 'PermissionDenied', `${name.replace('-', '')}UnauthorizedAccessError,${cmdletFqid(name)}`, { command: name, target: dst, exceptionType: 'UnauthorizedAccessException' }));
       }
-    },
-  };
+  }
+}
+
+/** PowerShell wildcards (`*`, `?`), case-insensitive. */
+function wildcardRe(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
 }
 
 const getRandom: Cmdlet = {

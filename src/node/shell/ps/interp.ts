@@ -17,6 +17,7 @@ import { findWindows, runFound } from '../core/exec.js';
 import { BufferInput, Capture, type Output } from '../core/streams.js';
 import { joinWindowsArgs } from '../win/cmdline.js';
 import { FsError } from '../fs/vfs.js';
+import { runScriptFile } from './script-file.js';
 
 export class FlowSignal extends Error {
   constructor(readonly kind: 'break' | 'continue' | 'return', readonly value: PsValue[] = []) { super(kind); }
@@ -430,6 +431,10 @@ export class Ps {
       this.lastOk = false;
       return;
     }
+    if (/\.ps1$/i.test(name)) {
+      await runScriptFile(this, name, await this.argValues(el.args), out, el);
+      return;
+    }
     await this.native(name, el, input, out);
   }
 
@@ -437,11 +442,18 @@ export class Ps {
     const scope = new Map<string, PsValue>();
     const rest: PsValue[] = [];
     const params = fn.params.map((p) => p.toLowerCase());
-    const pos = raw.filter((a) => a.name === undefined).map((a) => a.value ?? null);
-    for (const a of raw) if (a.name !== undefined) {
+    // `-Name value` binds the value to a declared parameter (types are not kept, so a bare `-Name` last is a switch).
+    const taken = new Set<RawArg>();
+    for (const [i, a] of raw.entries()) if (a.name !== undefined) {
       const p = params.find((x) => x.startsWith(a.name!.toLowerCase()));
-      if (p) scope.set(p, a.hasValue ? a.value ?? null : true);
+      if (!p) continue;
+      taken.add(a);
+      const next = raw[i + 1];
+      if (!a.hasValue && next && next.name === undefined) taken.add(next);
+      scope.set(p, a.hasValue ? a.value ?? null : next && next.name === undefined ? next.value ?? null : true);
     }
+    // What no parameter takes stays in $args in order, an unbound `-Name` as its text (PowerShell's simple functions).
+    const pos = raw.filter((a) => !taken.has(a)).flatMap((a) => (a.name === undefined ? [a.value ?? null] : [`-${a.name}`, ...(a.hasValue ? [a.value ?? null] : [])]));
     for (const p of params) if (!scope.has(p) && pos.length) scope.set(p, pos.shift()!);
     rest.push(...pos);
     scope.set('args', rest);

@@ -8,6 +8,7 @@ import { CORE_ALIASES, CORE_CMDLETS } from './cmdlets-core.js';
 import { NET_ALIASES, NET_CMDLETS } from './cmdlets-net.js';
 import { JOB_ALIASES, JOB_CMDLETS } from './cmdlets-jobs.js';
 import { SERVICE_ALIASES, SERVICE_CMDLETS } from './cmdlets-services.js';
+import { HOST_NET_CMDLETS } from './cmdlets-host-net.js';
 import { errorView } from './format.js';
 import { FlowSignal, Ps, PsExit, PsTerminating, type Registry } from './interp.js';
 import { PsParseError, PsParser } from './parser.js';
@@ -15,7 +16,7 @@ import { PsError } from './values.js';
 
 function registry(): Registry {
   const cmdlets = new Map<string, Cmdlet>();
-  for (const c of [...CORE_CMDLETS, ...NET_CMDLETS, ...JOB_CMDLETS, ...SERVICE_CMDLETS]) {
+  for (const c of [...CORE_CMDLETS, ...NET_CMDLETS, ...JOB_CMDLETS, ...SERVICE_CMDLETS, ...HOST_NET_CMDLETS]) {
     const k = c.name.toLowerCase();
     if (cmdlets.has(k)) throw new Error(`cmdlet ${c.name} registered twice`);
     cmdlets.set(k, c);
@@ -24,7 +25,9 @@ function registry(): Registry {
 }
 
 /** Functions Windows PowerShell defines in every session (mkdir/md wrap New-Item). */
-const PRELUDE = 'function mkdir { New-Item -ItemType Directory -Path $args[0] }; function md { New-Item -ItemType Directory -Path $args[0] }';
+// mkdir -Force returns an existing directory instead of failing (New-Item -Force).
+const MKDIR = '{ $f = $false; $p = $null; foreach ($x in $args) { if ("$x" -eq "-Force") { $f = $true } else { if ($p -eq $null) { $p = $x } } }; if ($f) { New-Item -ItemType Directory -Path $p -Force } else { New-Item -ItemType Directory -Path $p } }';
+const PRELUDE = `function mkdir ${MKDIR}; function md ${MKDIR}`;
 
 function parseErrorView(e: PsParseError, src: string): string {
   const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + 1, exceptionType: 'ParentContainsErrorRecordException' });

@@ -7,7 +7,8 @@ import { DotNet, Hashtable, isArray, PsError, PsObject, toNum, toStr, type PsVal
 export function indexInto(obj: PsValue, idx: PsValue): PsValue {
   if (obj === null) throw new PsError('Cannot index into a null array.', 'InvalidOperation', 'NullArray');
   if (obj instanceof Hashtable) return Array.isArray(idx) ? idx.map((k) => obj.get(k)) : obj.get(idx);
-  if (obj instanceof PsObject) return obj.getProp(toStr(idx)) ?? null;
+  // A number indexes a single object as a one-element collection (`$route[0]` on one pipeline result).
+  if (obj instanceof PsObject && typeof idx !== 'number') return obj.getProp(toStr(idx)) ?? null;
   if (obj instanceof DotNet) return obj.get(toStr(idx)) ?? obj.get('Item') ?? null;
   const seq: PsValue[] | string | Buffer = Array.isArray(obj) || typeof obj === 'string' || Buffer.isBuffer(obj) ? obj : [obj];
   const at = (i: number): PsValue => {

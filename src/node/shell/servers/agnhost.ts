@@ -8,6 +8,7 @@ import { Capture } from '../core/streams.js';
 import { fetchUrl } from '../net/http-client.js';
 import { resolveHost } from '../net/resolver.js';
 import { response, serve } from './common.js';
+import { agnhostWebhook } from './agnhost-webhook.js';
 
 function flag(args: string[], name: string, def: string): string {
   for (let i = 0; i < args.length; i++) {
@@ -94,6 +95,7 @@ export async function agnhost(argv: string[], ctx: Ctx): Promise<number> {
       say('Tool for testing Kubernetes e2e');
       return 0;
     case 'netexec': return netexec(args, ctx);
+    case 'webhook': return agnhostWebhook(args, ctx);
     case 'serve-hostname': {
       const port = Number(flag(args, 'port', '9376'));
       ctx.stderr.write(`${new Date(ctx.env.clock.now()).toISOString().replace('T', ' ').replace(/\..*/, '')} Serving on port ${port}.\n`);

@@ -5,7 +5,7 @@ import type { HttpHandler, HttpResponse } from '../interfaces.js';
 import { untilAborted, type Ctx } from '../core/ctx.js';
 import { listen } from '../net/listen.js';
 
-export interface Served { port: number; handler?: HttpHandler; protocol?: 'TCP' | 'UDP' }
+export interface Served { port: number; handler?: HttpHandler; protocol?: 'TCP' | 'UDP'; tls?: { cert: string; key: string } }
 
 /**
  * Listens on every port, then runs until the process is stopped. With `daemon`, returns 0 at once and keeps
@@ -17,7 +17,7 @@ export async function serve(ctx: Ctx, program: string, ports: Served[], onBindEr
   const stop = () => ctl.abort(signal.reason);
   if (signal.aborted) stop(); else signal.addEventListener('abort', stop, { once: true });
   for (const p of ports) {
-    if (listen(ctx.env, { port: p.port, protocol: p.protocol ?? 'TCP', handler: p.handler, program }, ctl.signal) === 'in-use') {
+    if (listen(ctx.env, { port: p.port, protocol: p.protocol ?? 'TCP', handler: p.handler, program, tls: p.tls }, ctl.signal) === 'in-use') {
       ctl.abort('bind');
       return onBindError(p.port);
     }

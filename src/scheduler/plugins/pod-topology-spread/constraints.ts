@@ -134,14 +134,30 @@ export function nodeIncluded(c: Constraint, pod: Pod, ni: NodeInfo, required: Re
   return true;
 }
 
-/** Pods on the node in `namespace` matching `selector`, terminating pods excepted (countPodsMatchSelector). */
+/**
+ * Pods on the node in `namespace` matching `selector`, terminating pods excepted (countPodsMatchSelector). Every
+ * scheduling cycle of a spread pod counts on every node; the answer is remembered per node until its pods change, so
+ * a burst of one owner's pods costs a count only on the node the last one went to.
+ */
 export function countMatching(ni: NodeInfo, selector: Selector, namespace: string): number {
   if (selector.nothing) return 0;
+  const key = countKey(selector, namespace);
+  const known = ni.rememberedCount(key);
+  if (known !== undefined) return known;
   let n = 0;
   for (const pi of ni.pods.values()) {
     const p = pi.pod;
     if (p.metadata.deletionTimestamp || (p.metadata.namespace ?? '') !== namespace) continue;
     if (selector.matches(p.metadata.labels)) n++;
   }
+  ni.rememberCount(key, n);
   return n;
+}
+
+// Callers loop over nodes with one selector: the last key is reused without rebuilding the string.
+let last: { selector: Selector; namespace: string; key: string } | undefined;
+function countKey(selector: Selector, namespace: string): string {
+  if (last?.selector === selector && last.namespace === namespace) return last.key;
+  last = { selector, namespace, key: `${namespace}\n${selector.toString()}` };
+  return last.key;
 }

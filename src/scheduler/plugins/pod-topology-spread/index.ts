@@ -10,6 +10,7 @@ import { preFilterState } from '../helper/pre-filter-state.js';
 import type { FilterPlugin, Handle, NodeScore, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
 import { SYSTEM_DEFAULT_CONSTRAINTS } from './constraints.js';
+import { DomainTotals } from './domain-totals.js';
 import { computePreFilterState, filterNode, type PreFilterState } from './filtering.js';
 import { listersOf, type ObjectListers } from './listers.js';
 import { computePreScoreState, normalizeScores, scoreNode, type PreScoreState } from './scoring.js';
@@ -31,6 +32,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   readonly name = NAME;
   private readonly defaults: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
+  /** Matching pods per domain over all nodes, kept between cycles (domain-totals.ts). */
+  private readonly totals = new DomainTotals();
 
   constructor(private readonly handle: Pick<Handle, 'nodeInfos'>, args: PodTopologySpreadArgs = {}, private readonly listers: ObjectListers = {}) {
     const type = args.defaultingType ?? 'System';
@@ -67,7 +70,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
     let s: PreScoreState | undefined;
     try {
-      s = computePreScoreState(pod, nodes, this.handle.nodeInfos.list(), this.defaults, this.systemDefaulted, this.listers);
+      s = computePreScoreState(pod, nodes, this.handle.nodeInfos.list(), this.defaults, this.systemDefaulted, this.listers, this.totals, this.handle.nodeInfos.membership?.());
     } catch (err) {
       if (err instanceof SelectorError) return Status.error(new Error(`calculating preScoreState: ${err.message}`));
       throw err;

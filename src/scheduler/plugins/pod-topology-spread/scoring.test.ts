@@ -77,3 +77,33 @@ describe('PodTopologySpread score', () => {
     assert.equal(defaultSelector(pod('x', { tier: 'fe' }), listers).empty(), true);
   });
 });
+
+describe('PodTopologySpread totals kept between cycles', () => {
+  // The plugin keeps per-domain totals across cycles (domain-totals.ts); after every kind of change they must give
+  // the scores a fresh plugin computes from scratch.
+  const rawScores = (pl: PodTopologySpread, cache: ReturnType<typeof cacheWith>, p: Pod) => {
+    const state = new CycleState();
+    assert.ok(pl.preScore(state, p, cache.list()).isSuccess());
+    return cache.list().map((ni) => `${ni.name}=${pl.score(state, p, ni)}`).sort();
+  };
+  it('follow pods added, node labels changed and nodes removed', () => {
+    const nodes = [makeNode('n1').label(ZONE, 'a').obj(), makeNode('n2').label(ZONE, 'a').obj(), makeNode('n3').label(ZONE, 'b').obj()];
+    const cache = cacheWith(nodes, [pod('w1', { app: 'web' }, 'n1')]);
+    const kept = new PodTopologySpread(testHandle('v1.33.1', cache), {}, listers);
+    const incoming = pod('w9', { app: 'web' });
+    const check = (what: string) => {
+      const fresh = new PodTopologySpread(testHandle('v1.33.1', cache), {}, listers);
+      assert.deepEqual(rawScores(kept, cache, incoming), rawScores(fresh, cache, incoming), what);
+    };
+    check('first cycle');
+    cache.addPod(pod('w2', { app: 'web' }, 'n3'));
+    cache.addPod(pod('w3', { app: 'web' }, 'n3'));
+    check('after pods were added');
+    cache.addOrUpdateNode(makeNode('n2').label(ZONE, 'b').obj());
+    check('after a node moved zone');
+    cache.removeNode(nodes[2]!);
+    check('after a node was removed');
+    cache.removePod(pod('w1', { app: 'web' }, 'n1'));
+    check('after a pod went');
+  });
+});

@@ -7,6 +7,7 @@ import { MAX_NODE_SCORE, type NodeScore } from '../../interfaces.js';
 import type { Pod } from '../../types.js';
 import { compileRequired } from '../node-affinity/index.js';
 import { countMatching, LABEL_HOSTNAME, nodeHasAllKeys, nodeIncluded, podConstraints, type Constraint } from './constraints.js';
+import type { DomainTotals } from './domain-totals.js';
 import type { ObjectListers } from './listers.js';
 
 export interface PreScoreState {
@@ -26,7 +27,7 @@ export interface PreScoreState {
  */
 export function computePreScoreState(
   pod: Pod, feasible: readonly NodeInfo[], all: readonly NodeInfo[], defaults: readonly TopologySpreadConstraint[],
-  systemDefaulted: boolean, listers: ObjectListers,
+  systemDefaulted: boolean, listers: ObjectListers, totals?: DomainTotals, membership?: number,
 ): PreScoreState | undefined {
   if (all.length === 0) return undefined;
   const constraints = podConstraints(pod, 'ScheduleAnyway', defaults, listers);
@@ -58,18 +59,39 @@ export function computePreScoreState(
     s.weights.push(Math.log(size + 2));
   }
   const required = compileRequired(pod);
-  for (const ni of all) {
-    if (!ni.node || (requireAll && !nodeHasAllKeys(ni.labels, constraints))) continue;
-    for (let i = 0; i < constraints.length; i++) {
-      const c = constraints[i]!;
-      const m = s.counts[i]!;
-      const v = ni.labels[c.topologyKey] ?? '';
-      // Only domains of feasible nodes are counted (hostname has none here: Score counts it per node).
-      if (!m.has(v) || !nodeIncluded(c, pod, ni, required)) continue;
-      m.set(v, m.get(v)! + countMatching(ni, c.selector, s.namespace));
-    }
+  const inclusion = inclusionKey(pod, constraints, requireAll);
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i]!;
+    const m = s.counts[i]!;
+    // Only domains of feasible nodes are counted (hostname has none here: Score counts it per node).
+    if (m.size === 0) continue;
+    const part = (ni: NodeInfo) => {
+      if (!ni.node || (requireAll && !nodeHasAllKeys(ni.labels, constraints)) || !nodeIncluded(c, pod, ni, required)) return undefined;
+      // A missing label reads as the empty value, as a Go map lookup does.
+      return { domain: ni.labels[c.topologyKey] ?? '', n: countMatching(ni, c.selector, s.namespace) };
+    };
+    const byDomain = totals
+      ? totals.totals(`${s.namespace}\n${c.selector.toString()}\n${c.topologyKey}\n${c.nodeAffinityHonor}\n${c.nodeTaintsHonor}\n${inclusion}`, all, membership, part)
+      : sumParts(all, part);
+    for (const v of m.keys()) m.set(v, byDomain.get(v) ?? 0);
   }
   return s;
+}
+
+/** Totals without a cache: every node's part, summed per domain. */
+function sumParts(all: readonly NodeInfo[], part: (ni: NodeInfo) => { domain: string; n: number } | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const ni of all) {
+    const p = part(ni);
+    if (p) out.set(p.domain, (out.get(p.domain) ?? 0) + p.n);
+  }
+  return out;
+}
+
+/** What besides the constraint decides which nodes count: every topology key (requireAll), nodeSelector/affinity, tolerations. */
+function inclusionKey(pod: Pod, constraints: readonly Constraint[], requireAll: boolean): string {
+  const keys = requireAll ? constraints.map((c) => c.topologyKey).join(',') : '';
+  return JSON.stringify([keys, pod.spec?.nodeSelector ?? null, pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null, pod.spec?.tolerations ?? null]);
 }
 
 /** The raw score: per constraint, count × weight + (maxSkew − 1), summed and rounded (Score, scoreForCount). */

@@ -1,0 +1,115 @@
+// Compiling a Kubernetes CEL expression: parse and type-check against declared variable types, require the
+// result type, and keep a program that evaluates over plain JSON-derived values
+// (staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go CompileCELExpression).
+
+import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { formatIssue, runtimeMessage, type CelErrorLike } from './issues.js';
+import { newEnvironment } from './environment.js';
+
+/**
+ * The declarations an expression is checked against. `variables` maps names to cel-js type strings; `types`
+ * registers the object types those strings name (schemas, AdmissionRequest), on the checking environment only.
+ */
+export interface Declarations {
+  variables: Record<string, string>;
+  types?: (env: Environment) => void;
+}
+
+export interface CompiledExpression {
+  readonly expression: string;
+  /** The checked result type, cel-go style (`bool`, `list(string)`). */
+  readonly outputType: string;
+  /** Evaluates with the given variables (JSON values already converted with toCel); a Promise when async. */
+  run(vars: Record<string, unknown>): unknown;
+}
+
+export type CompileResult = { ok: true; program: CompiledExpression } | { ok: false; detail: string };
+
+/** cel-go's spelling of a type: list(string), map(string, dyn). */
+export const goTypeName = (t: string): string => (t === 'null' ? 'null_type' : t.replace(/</g, '(').replace(/>/g, ')'));
+
+/**
+ * Values are checked against declared types but evaluated with every variable as dyn: the values are plain JSON
+ * (objects, bigint ints), which is what kube's unstructured values are, and cel-js's typed wrappers are not.
+ */
+class Environments {
+  readonly check: Environment;
+  readonly run: Environment;
+  constructor(decls: Declarations) {
+    this.check = newEnvironment();
+    decls.types?.(this.check);
+    this.run = newEnvironment();
+    for (const [name, type] of Object.entries(decls.variables)) {
+      this.check.registerVariable(name, type);
+      this.run.registerVariable(name, 'dyn');
+    }
+  }
+}
+
+const cache = new WeakMap<Declarations, Environments>();
+
+function environments(decls: Declarations): Environments {
+  let envs = cache.get(decls);
+  if (!envs) {
+    envs = new Environments(decls);
+    cache.set(decls, envs);
+  }
+  return envs;
+}
+
+/**
+ * Compiles `expression`; a failure carries kube's detail text (`compilation failed: ERROR: <input>:1:5: …`, or
+ * `must evaluate to bool but got int`). `returnTypes` empty accepts any type.
+ */
+export function compile(expression: string, decls: Declarations, returnTypes: string[], prefix = 'compilation failed: '): CompileResult {
+  const envs = environments(decls);
+  let outputType: string;
+  try {
+    const checked = envs.check.check(expression);
+    if (!checked.valid) return { ok: false, detail: prefix + formatIssue(expression, checked.error as unknown as CelErrorLike) };
+    outputType = goTypeName(checked.type ?? 'dyn');
+  } catch (err) {
+    return { ok: false, detail: prefix + formatIssue(expression, err as CelErrorLike) };
+  }
+  if (returnTypes.length && !returnTypes.includes(outputType)) {
+    const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]} but got ${outputType}`
+      : `must evaluate to one of [${returnTypes.join(' ')}] but got ${outputType}`;
+    return { ok: false, detail: reason };
+  }
+  let run: ParseResult;
+  try {
+    run = envs.run.parse(expression);
+  } catch (err) {
+    return { ok: false, detail: prefix + formatIssue(expression, err as CelErrorLike) };
+  }
+  return {
+    ok: true,
+    program: {
+      expression, outputType,
+      run: (vars) => run(vars),
+    },
+  };
+}
+
+/** Evaluates, answering `{ error }` with cel-go's runtime wording instead of throwing. */
+export async function evaluate(p: CompiledExpression, vars: Record<string, unknown>): Promise<{ value?: unknown; error?: string }> {
+  try {
+    return { value: await p.run(vars) };
+  } catch (err) {
+    return { error: runtimeMessage(err) };
+  }
+}
+
+/** Synchronous evaluation for callers that cannot wait (CRD rules use no asynchronous function). */
+export function evaluateSync(p: CompiledExpression, vars: Record<string, unknown>): { value?: unknown; error?: string } {
+  try {
+    const v = p.run(vars);
+    if (v instanceof Promise) {
+      v.catch(() => undefined);
+      return { error: 'asynchronous functions are not available here' };
+    }
+    return { value: v };
+  } catch (err) {
+    return { error: runtimeMessage(err) };
+  }
+}

@@ -1,0 +1,37 @@
+// The CEL environment Kubernetes expressions compile in: cel-js's standard library (which already has most of
+// cel-go's ext.Strings: lowerAscii, upperAscii, trim, split, join, indexOf, substring), optional types, and kube's
+// libraries on top (staging/src/k8s.io/apiserver/pkg/cel/environment/base.go).
+
+import { Environment } from '@marcbachmann/cel-js';
+import { registerAuthzLibrary } from './library-authz.js';
+import { registerExtLibraries } from './library-ext.js';
+import { registerKubeTypes } from './library-kube.js';
+
+/**
+ * cel-go's parser limits as kube configures them (base.go: ParserRecursionLimit 200, ParserExpressionSizeLimit via
+ * maxLength of the owning fields); aggregate literals may mix types, as without cel.HomogeneousAggregateLiterals.
+ */
+const OPTIONS = {
+  enableOptionalTypes: true,
+  homogeneousAggregateLiterals: false,
+  limits: { maxDepth: 200, maxAstNodes: 100000, maxListElements: 10000, maxMapEntries: 10000, maxCallArguments: 32 },
+};
+
+let base: Environment | undefined;
+
+/** The shared base; building it registers a few hundred overloads, so it is built once and cloned per use. */
+function baseEnvironment(): Environment {
+  if (!base) {
+    const env = new Environment(OPTIONS);
+    registerExtLibraries(env);
+    registerKubeTypes(env);
+    registerAuthzLibrary(env);
+    base = env;
+  }
+  return base;
+}
+
+/** A fresh environment with kube's libraries, open for variables and types. */
+export function newEnvironment(): Environment {
+  return baseEnvironment().clone(OPTIONS);
+}

@@ -1,0 +1,120 @@
+// Compiling a schema's x-kubernetes-validations: one checked program per rule (and messageExpression), typed by
+// the schema node it sits on, with kube's CRD-time errors (apiextensions-apiserver pkg/apiserver/schema/cel/
+// compilation.go Compile; pkg/apis/apiextensions/validation/validation.go x-kubernetes-validations checks).
+
+import { FieldError, fieldErr } from '../errors.js';
+import { compile, type CompiledExpression, type Declarations } from '../cel/compile.js';
+import { SchemaTypes } from '../cel/schema-types.js';
+import { GoValue } from '../validation/go-value.js';
+import { isObject, itemsOf, type JSONSchemaProps, type ValidationRule } from './types.js';
+
+export interface CompiledRule {
+  rule: ValidationRule;
+  program?: CompiledExpression;
+  message?: CompiledExpression;
+  usesOldSelf: boolean;
+  /** The compile failure, reported at CRD create and, should a stored CRD carry one, at evaluation. */
+  error?: string;
+  messageError?: string;
+}
+
+/** The compiled rules of every schema node that has any. */
+export type CompiledSchema = Map<JSONSchemaProps, CompiledRule[]>;
+
+const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+const OLD_SELF = /(^|[^.\w])oldSelf\b/;
+
+const cache = new WeakMap<JSONSchemaProps, CompiledSchema>();
+
+/** Compiles (once per schema object) every rule of `root`. */
+export function compileSchema(root: JSONSchemaProps): CompiledSchema {
+  let out = cache.get(root);
+  if (out) return out;
+  out = new Map();
+  const types = new SchemaTypes('Object');
+  const install = (env: Parameters<NonNullable<Declarations['types']>>[0]) => types.install(env);
+  const visit = (s: JSONSchemaProps, isRoot: boolean) => {
+    const rules = s['x-kubernetes-validations'];
+    if (rules?.length) {
+      const selfType = types.typeOf(s, isRoot ? 'Object' : undefined, isRoot);
+      out!.set(s, rules.map((rule) => compileRule(rule, selfType, install)));
+    }
+    for (const sub of Object.values(s.properties ?? {})) visit(sub, false);
+    if (isObject(s.additionalProperties)) visit(s.additionalProperties, false);
+    const items = itemsOf(s);
+    if (items) visit(items, false);
+  };
+  // Types are collected first so every checking environment knows all of them.
+  types.typeOf(root, 'Object', true);
+  visit(root, true);
+  cache.set(root, out);
+  return out;
+}
+
+function compileRule(rule: ValidationRule, selfType: string, install: Declarations['types']): CompiledRule {
+  const usesOldSelf = OLD_SELF.test(rule.rule ?? '');
+  const oldSelfType = rule.optionalOldSelf ? `optional<${selfType}>` : selfType;
+  const decls: Declarations = { variables: usesOldSelf ? { self: selfType, oldSelf: oldSelfType } : { self: selfType }, types: install };
+  const out: CompiledRule = { rule, usesOldSelf };
+  if (rule.rule?.trim()) {
+    const c = compile(rule.rule, decls, []);
+    if (!c.ok) out.error = c.detail;
+    else if (c.program.outputType !== 'bool') out.error = 'cel expression must evaluate to a bool';
+    else out.program = c.program;
+  }
+  if (rule.messageExpression?.trim()) {
+    const m = compile(rule.messageExpression, decls, [], 'messageExpression compilation failed: ');
+    if (!m.ok) out.messageError = m.detail;
+    else if (m.program.outputType !== 'string') out.messageError = 'messageExpression must evaluate to a string';
+    else out.message = m.program;
+  }
+  return out;
+}
+
+/** %#v of the internal ValidationRule, as kube prints the bad value of a rule that does not compile. */
+function ruleValue(r: ValidationRule): GoValue {
+  const reason = r.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `(*apiextensions.FieldValueErrorReason)(${JSON.stringify(r.reason)})`;
+  const old = r.optionalOldSelf === undefined ? '(*bool)(nil)' : `(*bool)(${r.optionalOldSelf})`;
+  const q = (s: string | undefined) => JSON.stringify(s ?? '');
+  return new GoValue(r, `apiextensions.ValidationRule{Rule:${q(r.rule)}, Message:${q(r.message)}, MessageExpression:${q(r.messageExpression)}, Reason:${reason}, FieldPath:${q(r.fieldPath)}, OptionalOldSelf:${old}}`);
+}
+
+/** The CRD-time errors of every rule under `root`, whose path is `path` (…openAPIV3Schema). */
+export function validateRules(root: JSONSchemaProps, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const compiled = compileSchema(root);
+  const walk = (s: JSONSchemaProps, p: string) => {
+    (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
+      const rp = `${p}.x-kubernetes-validations[${i}]`;
+      errs.push(...ruleShapeErrors(rule, rp));
+      const c = compiled.get(s)?.[i];
+      if (!c || !rule.rule?.trim()) return;
+      if (c.error) errs.push(fieldErr.invalid(`${rp}.rule`, ruleValue(rule), c.error));
+      if (c.messageError) errs.push(fieldErr.invalid(`${rp}.messageExpression`, ruleValue(rule), c.messageError));
+      if (!c.usesOldSelf && rule.optionalOldSelf !== undefined) {
+        errs.push(fieldErr.invalid(`${rp}.optionalOldSelf`, rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+      }
+    });
+    for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, `${p}.properties[${k}]`);
+    if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${p}.additionalProperties`);
+    const items = itemsOf(s);
+    if (items) walk(items, `${p}.items`);
+  };
+  walk(root, path);
+  return errs;
+}
+
+/** The checks on a rule's own fields (validation.go, before compiling). */
+function ruleShapeErrors(rule: ValidationRule, p: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!rule.rule?.trim()) errs.push(fieldErr.required(`${p}.rule`, 'rule is not specified'));
+  if (rule.message !== undefined && !rule.message.trim()) errs.push(fieldErr.invalid(`${p}.message`, rule.message, 'must be non-empty if specified'));
+  if (rule.message?.includes('\n')) errs.push(fieldErr.invalid(`${p}.message`, rule.message, 'must not contain line breaks'));
+  if (rule.rule?.includes('\n') && !rule.message) errs.push(fieldErr.required(`${p}.message`, 'message must be specified if rule contains line breaks'));
+  if (rule.messageExpression !== undefined && !rule.messageExpression.trim()) {
+    errs.push(fieldErr.required(`${p}.messageExpression`, 'messageExpression must be non-empty if specified'));
+  }
+  if (rule.reason !== undefined && !REASONS.includes(rule.reason)) errs.push(fieldErr.notSupported(`${p}.reason`, rule.reason, REASONS));
+  if (rule.fieldPath !== undefined && !rule.fieldPath.trim()) errs.push(fieldErr.invalid(`${p}.fieldPath`, rule.fieldPath, 'must be non-empty if specified'));
+  return errs;
+}

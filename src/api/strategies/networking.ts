@@ -1,0 +1,84 @@
+// Strategies for networking.k8s.io/v1 (pkg/registry/networking/*/strategy.go, pkg/apis/networking/v1/defaults.go):
+// defaults, generation on spec changes, spec/status separation and validation.
+
+import type { IngressClass, NetworkPolicy } from 'kubernetes-types/networking/v1.js';
+import type { Strategy, StrategyContext } from '../interfaces.js';
+import type { KubeObject } from '../types.js';
+import {
+  validateIngress, validateIngressClass, validateIPAddress, validateNetworkPolicy, validateServiceCIDR, type IPAddress, type ServiceCIDR,
+} from '../validation/networking.js';
+import { deepEqual, FIELD_IMMUTABLE } from '../validation/object-meta.js';
+import { fieldErr } from '../errors.js';
+import { as, keepStatusOrSpec, startGeneration, updateGeneration, updateValidator } from './common.js';
+
+/** SetDefaults_NetworkPolicyPort and SetDefaults_NetworkPolicy: TCP ports; Ingress, plus Egress when egress rules exist. */
+export function defaultNetworkPolicy(np: NetworkPolicy): void {
+  const spec = (np.spec ??= { podSelector: {} });
+  spec.podSelector ??= {};
+  for (const r of spec.ingress ?? []) for (const p of r.ports ?? []) p.protocol ??= 'TCP';
+  for (const r of spec.egress ?? []) for (const p of r.ports ?? []) p.protocol ??= 'TCP';
+  if (!spec.policyTypes?.length) spec.policyTypes = spec.egress?.length ? ['Ingress', 'Egress'] : ['Ingress'];
+}
+
+const generationOnly = {
+  prepareForCreate: (obj: KubeObject) => startGeneration(obj),
+  prepareForUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext) => updateGeneration(obj, old, ctx),
+};
+
+export const networkPolicyStrategy = {
+  generation: true,
+  ...generationOnly,
+  defaults: (obj: KubeObject) => defaultNetworkPolicy(as<NetworkPolicy>(obj)),
+  validate: (obj: KubeObject) => validateNetworkPolicy(as(obj)),
+  validateUpdate: updateValidator((obj) => validateNetworkPolicy(as(obj))),
+} satisfies Strategy;
+
+export const ingressStrategy = {
+  generation: true,
+  prepareForCreate(obj: KubeObject): void {
+    obj.status = {};
+    startGeneration(obj);
+  },
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void {
+    keepStatusOrSpec(obj, old, ctx);
+    updateGeneration(obj, old, ctx);
+  },
+  validate: (obj: KubeObject) => validateIngress(as(obj)),
+  validateUpdate: updateValidator((obj) => validateIngress(as(obj))),
+} satisfies Strategy;
+
+export const ingressClassStrategy = {
+  generation: true,
+  ...generationOnly,
+  /** SetDefaults_IngressClass: parameters are cluster-scoped unless said otherwise. */
+  defaults(obj: KubeObject): void {
+    const p = as<IngressClass>(obj).spec?.parameters;
+    if (p) p.scope ??= 'Cluster';
+  },
+  validate: (obj: KubeObject) => validateIngressClass(as(obj)),
+  // validateIngressClassSpecUpdate: the controller cannot change.
+  validateUpdate: updateValidator((obj) => validateIngressClass(as(obj)), (obj, old) => {
+    const c = as<IngressClass>(obj).spec?.controller, o = as<IngressClass>(old).spec?.controller;
+    return c === o ? [] : [fieldErr.invalid('spec.controller', c ?? '', FIELD_IMMUTABLE)];
+  }),
+} satisfies Strategy;
+
+export const serviceCIDRStrategy = {
+  prepareForCreate(obj: KubeObject): void {
+    delete obj.status;
+  },
+  prepareForUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext) => keepStatusOrSpec(obj, old, ctx),
+  validate: (obj: KubeObject) => validateServiceCIDR(as<ServiceCIDR>(obj)),
+  // ValidateServiceCIDRUpdate: a single-stack CIDR may only gain the other family; nothing else changes.
+  validateUpdate: updateValidator((obj) => validateServiceCIDR(as<ServiceCIDR>(obj)), (obj, old) => {
+    const n = as<ServiceCIDR>(obj).spec?.cidrs ?? [], o = as<ServiceCIDR>(old).spec?.cidrs ?? [];
+    if (deepEqual(n, o) || (o.length === 1 && n.length === 2 && n[0] === o[0])) return [];
+    return [fieldErr.invalid('spec.cidrs', n, FIELD_IMMUTABLE)];
+  }),
+} satisfies Strategy;
+
+export const ipAddressStrategy = {
+  validate: (obj: KubeObject) => validateIPAddress(as<IPAddress>(obj)),
+  validateUpdate: updateValidator((obj) => validateIPAddress(as<IPAddress>(obj)), (obj, old) =>
+    deepEqual(obj.spec, old.spec) ? [] : [fieldErr.invalid('spec.parentRef', (obj.spec as IPAddress['spec'])?.parentRef ?? null, FIELD_IMMUTABLE)]),
+} satisfies Strategy;

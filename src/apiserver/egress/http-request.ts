@@ -1,0 +1,105 @@
+// One HTTP(S) request from the API server: to a real address (a webhook URL on 127.0.0.1) or through a tunnel to a
+// modelled pod (pod-dialer.ts). TLS is verified against the caller's CA bundle and server name, as kube-apiserver's
+// rest client does for webhooks and APIServices; failures come back as Go's texts (go-errors.ts).
+
+import http from 'node:http';
+import { isIP } from 'node:net';
+import https from 'node:https';
+import tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+import { EgressError, goTransportError } from './go-errors.js';
+
+export interface EgressRequest {
+  method: string;
+  /** The URL as the caller names it: its path, query and Host header go out as they are. */
+  url: URL;
+  /** A list value goes out as one header line per entry (X-Remote-Group). */
+  headers?: Record<string, string | string[]>;
+  body?: Buffer;
+  /** PEM CA bundle to trust; the system roots when absent. */
+  ca?: string;
+  /** The name the server certificate must carry (default: the URL's host name). */
+  serverName?: string;
+  /** Skip certificate checks (kube-apiserver's proxy transport does for services/proxy and pods/proxy). */
+  insecure?: boolean;
+  /** Opens the connection (a tunnel to a pod); a direct TCP connection to the URL's host when absent. */
+  dial?: (signal: AbortSignal) => Promise<Duplex>;
+  /** Gives up after this long with `context deadline exceeded`. */
+  timeoutMs?: number;
+}
+
+export interface EgressResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Keep-alive agents for direct HTTPS by CA bundle and address: a handshake per request would dominate latency. */
+const agents = new Map<string, https.Agent>();
+function agentFor(key: string): https.Agent {
+  let a = agents.get(key);
+  if (!a) {
+    a = new https.Agent({ keepAlive: true, maxSockets: 64 });
+    if (agents.size > 256) agents.clear();
+    agents.set(key, a);
+  }
+  return a;
+}
+
+function flatHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
+  const u = r.url;
+  const secure = u.protocol === 'https:';
+  const port = Number(u.port || (secure ? 443 : 80));
+  const hostName = u.hostname.replace(/^\[|\]$/g, '');
+  const addr = `${u.hostname}:${port}`;
+  const serverName = r.serverName ?? hostName;
+  const ctl = new AbortController();
+  const timer = r.timeoutMs !== undefined ? setTimeout(() => ctl.abort(), r.timeoutMs) : undefined;
+  const tlsOpts: tls.ConnectionOptions = {
+    ca: r.ca || undefined, servername: isIP(serverName) ? undefined : serverName, ALPNProtocols: ['http/1.1'],
+    rejectUnauthorized: !r.insecure,
+    checkServerIdentity: (_n, cert) => (r.insecure ? undefined : tls.checkServerIdentity(serverName, cert)),
+  };
+  try {
+    let stream: Duplex | undefined;
+    if (r.dial) {
+      const raw = await r.dial(ctl.signal);
+      stream = secure ? tls.connect({ ...tlsOpts, socket: raw as unknown as import('node:net').Socket }) : raw;
+    }
+    return await new Promise<EgressResponse>((resolve, reject) => {
+      const headers = { ...r.headers, host: u.host, ...(r.body ? { 'content-length': String(r.body.length) } : {}) };
+      const opts: https.RequestOptions = { method: r.method, path: `${u.pathname}${u.search}`, headers, signal: ctl.signal };
+      let req: http.ClientRequest;
+      if (stream) {
+        const s = stream;
+        req = http.request({ ...opts, createConnection: () => s as unknown as import('node:net').Socket });
+      } else if (secure) {
+        req = https.request({ ...opts, ...tlsOpts, host: hostName, port, agent: agentFor(`${addr}|${r.ca ?? ''}|${serverName}`) });
+      } else {
+        req = http.request({ ...opts, host: hostName, port });
+      }
+      req.on('socket', (s) => (s as { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', (err) => {
+        stream?.destroy();
+        reject(ctl.signal.aborted ? new EgressError('context deadline exceeded', 'timeout') : goTransportError(err, addr, serverName));
+      });
+      req.end(r.body);
+    });
+  } catch (err) {
+    throw ctl.signal.aborted && !(err instanceof EgressError) ? new EgressError('context deadline exceeded', 'timeout') : goTransportError(err, addr, serverName);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,168 @@
+// The attach/detach controller (pkg/controller/volume/attachdetach): for every pod placed on a node, each CSI volume
+// whose driver needs attaching (CSIDriver.spec.attachRequired, or no CSIDriver object at all: csi_attacher.go
+// isAttachRequired) gets a VolumeAttachment `csi-<sha256(handle+driver+node)>` for the external attacher; when no
+// pod on the node uses it any more (and the node no longer reports it in use) the VolumeAttachment is deleted. The
+// node's status.volumesAttached lists what is attached, as the controller's node status updater writes it.
+
+import { createHash } from 'node:crypto';
+import type { VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { CSIDriver } from 'kubernetes-types/storage/v1.js';
+import { isAlreadyExists, isNotFound } from '../../api/errors.js';
+import type { Informer } from '../../client/informer.js';
+import type { Client } from '../../client/interfaces.js';
+import { R } from '../../client/resources.js';
+import { csiUniqueVolumeName } from '../../csi/drivers.js';
+import { QueueController, type RecordingControllerOptions } from '../util/base.js';
+import type { EventRecorder } from '../util/events.js';
+import type { NodeObj, PodObj, Typed } from '../util/types.js';
+import type { PVCObj, PVObj } from './binder.js';
+import { NODE_NAME_INDEX, podsByNode } from '../nodelifecycle/pods.js';
+import { claimNames } from './local-path.js';
+
+export const NAME = 'persistentvolume-attach-detach-controller';
+export const COMPONENT = 'attachdetach-controller';
+
+export type VolumeAttachmentObj = Typed<VolumeAttachment>;
+type CSIDriverObj = Typed<CSIDriver>;
+
+/** csi_attacher.go getAttachmentName: `csi-` + hex sha256 of volume handle, driver and node name. */
+export function attachmentName(handle: string, driver: string, node: string): string {
+  return `csi-${createHash('sha256').update(`${handle}${driver}${node}`).digest('hex')}`;
+}
+
+const finished = (p: PodObj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+interface Wanted { pv: PVObj; driver: string; handle: string; pods: PodObj[] }
+
+export class AttachDetachController extends QueueController {
+  readonly name = NAME;
+  private readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly pods: Informer<PodObj>;
+  private readonly pvcs: Informer<PVCObj>;
+  private readonly pvs: Informer<PVObj>;
+  private readonly nodes: Informer<NodeObj>;
+  private readonly drivers: Informer<CSIDriverObj>;
+  private readonly attachments: Informer<VolumeAttachmentObj>;
+  /** Pods already told their volume attached (SuccessfulAttachVolume is recorded once per pod and volume). */
+  private readonly told = new Set<string>();
+
+  constructor(opts: RecordingControllerOptions) {
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
+    this.client = opts.client;
+    this.recorder = opts.recorder;
+    this.pods = opts.informers.for<PodObj>(R.pods);
+    this.pvcs = opts.informers.for<PVCObj>(R.persistentvolumeclaims);
+    this.pvs = opts.informers.for<PVObj>(R.persistentvolumes);
+    this.nodes = opts.informers.for<NodeObj>(R.nodes);
+    this.drivers = opts.informers.for<CSIDriverObj>(R.csidrivers);
+    this.attachments = opts.informers.for<VolumeAttachmentObj>(R.volumeattachments);
+    this.attachments.addIndexer(NODE_NAME_INDEX, (va) => (va.spec?.nodeName ? [va.spec.nodeName] : []));
+    // Everything is reconciled per node: the key is the node name. Only pods with claims can need an attachment, so
+    // the rest (most pods) cost nothing here; a node's pods and attachments are found through indexes.
+    this.pods.addIndexer(NODE_NAME_INDEX, podsByNode);
+    const onPod = (p: PodObj) => { if (p.spec?.nodeName && claimNames(p).length > 0) this.queue.add(p.spec.nodeName); };
+    this.pods.addHandler({ add: onPod, update: (o, p) => { onPod(o); onPod(p); }, delete: onPod });
+    const onVA = (va: VolumeAttachmentObj) => { if (va.spec?.nodeName) this.queue.add(va.spec.nodeName); };
+    this.attachments.addHandler({ add: onVA, update: (_o, va) => onVA(va), delete: onVA });
+    // A claim bound (or its volume changed) matters to the nodes of the pods that use it.
+    const usersOf = (ns: string | undefined, claim: string | undefined) => {
+      if (!ns || !claim) return;
+      for (const p of this.pods.list(ns)) if (p.spec?.nodeName && claimNames(p).includes(claim)) this.queue.add(p.spec.nodeName);
+    };
+    this.pvcs.addHandler({ add: (c) => usersOf(c.metadata.namespace, c.metadata.name), update: (_o, c) => usersOf(c.metadata.namespace, c.metadata.name), delete: () => undefined });
+    const onPV = (pv: PVObj) => usersOf(pv.spec?.claimRef?.namespace, pv.spec?.claimRef?.name);
+    this.pvs.addHandler({ add: onPV, update: (_o, pv) => onPV(pv), delete: () => undefined });
+    this.nodes.addHandler({ add: (n) => this.queue.add(n.metadata.name!), update: (o, n) => { if (JSON.stringify(o.status?.volumesInUse) !== JSON.stringify(n.status?.volumesInUse)) this.queue.add(n.metadata.name!); }, delete: () => undefined });
+  }
+
+  protected informersToSync() {
+    return [this.pods, this.pvcs, this.pvs, this.nodes, this.drivers, this.attachments];
+  }
+
+  private attachRequired(driver: string): boolean {
+    return this.drivers.get(driver)?.spec?.attachRequired ?? true;
+  }
+
+  /** The attachable CSI volumes the node's live pods use, by PV name. */
+  private wanted(node: string): Map<string, Wanted> {
+    const out = new Map<string, Wanted>();
+    for (const pod of this.pods.byIndex(NODE_NAME_INDEX, node)) {
+      if (finished(pod)) continue;
+      for (const claimName of claimNames(pod)) {
+        const claim = this.pvcs.get(`${pod.metadata.namespace}/${claimName}`);
+        const pv = claim?.spec?.volumeName ? this.pvs.get(claim.spec.volumeName) : undefined;
+        const csi = pv?.spec?.csi;
+        if (!pv || !csi || !this.attachRequired(csi.driver)) continue;
+        const w = out.get(pv.metadata.name!) ?? { pv, driver: csi.driver, handle: csi.volumeHandle, pods: [] };
+        w.pods.push(pod);
+        out.set(pv.metadata.name!, w);
+      }
+    }
+    return out;
+  }
+
+  async reconcile(node: string): Promise<void> {
+    const nodeObj = this.nodes.get(node);
+    const wanted = nodeObj ? this.wanted(node) : new Map<string, Wanted>();
+    const mine = this.attachments.byIndex(NODE_NAME_INDEX, node);
+    for (const [pvName, w] of wanted) {
+      const name = attachmentName(w.handle, w.driver, node);
+      const va = mine.find((x) => x.metadata.name === name);
+      if (!va) {
+        await this.create(name, w.driver, pvName, node);
+        continue;
+      }
+      if (va.status?.attached) this.tellAttached(w, pvName);
+    }
+    const inUse = new Set(nodeObj?.status?.volumesInUse ?? []);
+    for (const va of mine) {
+      const pv = va.spec?.source?.persistentVolumeName;
+      if (!pv || wanted.has(pv) || va.metadata.deletionTimestamp) continue;
+      const handle = this.pvs.get(pv)?.spec?.csi?.volumeHandle;
+      // reconciler.go: a volume the node still has mounted is not detached until the kubelet unmounts it.
+      if (handle && inUse.has(csiUniqueVolumeName(va.spec.attacher, handle))) continue;
+      try {
+        await this.client.delete(R.volumeattachments, undefined, va.metadata.name!);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+    if (nodeObj) await this.updateNodeStatus(nodeObj, mine);
+  }
+
+  private async create(name: string, driver: string, pv: string, node: string): Promise<void> {
+    const va: VolumeAttachment = {
+      apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment',
+      metadata: { name },
+      spec: { attacher: driver, nodeName: node, source: { persistentVolumeName: pv } },
+    };
+    try {
+      await this.client.create(R.volumeattachments, undefined, va as VolumeAttachmentObj);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+
+  /** operation_generator.go GenerateAttachVolumeFunc: `AttachVolume.Attach succeeded for volume "<pv>"` on each pod. */
+  private tellAttached(w: Wanted, pvName: string): void {
+    for (const pod of w.pods) {
+      const k = `${pod.metadata.uid}/${pvName}`;
+      if (this.told.has(k)) continue;
+      this.told.add(k);
+      this.recorder.event(pod, 'Normal', 'SuccessfulAttachVolume', `AttachVolume.Attach succeeded for volume ${JSON.stringify(pvName)} `);
+    }
+  }
+
+  /** node_status_updater.go: status.volumesAttached lists the attached volumes' unique names (devicePath empty for CSI). */
+  private async updateNodeStatus(node: NodeObj, mine: VolumeAttachmentObj[]): Promise<void> {
+    const attached = mine.filter((va) => va.status?.attached && !va.metadata.deletionTimestamp).flatMap((va) => {
+      const pv = this.pvs.get(va.spec.source.persistentVolumeName ?? '');
+      const handle = pv?.spec?.csi?.volumeHandle;
+      return handle ? [{ name: csiUniqueVolumeName(va.spec.attacher, handle), devicePath: '' }] : [];
+    }).sort((a, b) => a.name.localeCompare(b.name));
+    const before = node.status?.volumesAttached ?? [];
+    if (JSON.stringify(before) === JSON.stringify(attached)) return;
+    await this.client.patch(R.nodes, undefined, node.metadata.name!, 'merge', { status: { volumesAttached: attached.length ? attached : null } }, { subresource: 'status' });
+  }
+}

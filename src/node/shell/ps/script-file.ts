@@ -1,0 +1,41 @@
+// Running a .ps1 script by its path as a command (`C:\hpc\kube-proxy\start.ps1`, `& "$root/start.ps1" a b`): the
+// file is parsed and run in its own scope with $args and $PSScriptRoot, as PowerShell's ExternalScript commands are.
+
+import type { RawArg, Sink } from './cmdlet-api.js';
+import type { Ps } from './interp.js';
+import { PsParseError, PsParser } from './parser.js';
+import { PsError, toStr, type PsValue } from './values.js';
+
+export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Sink, pos: { pos: number; end: number }): Promise<void> {
+  const fs = ps.ctx.env.fs;
+  const path = fs.resolve(ps.ctx.cwd, name);
+  if (fs.stat(path)?.kind !== 'file') {
+    throw new PsError(`The term '${name}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.`, 'ObjectNotFound', 'CommandNotFoundException', { target: name, exceptionType: 'CommandNotFoundException', ...pos });
+  }
+  let text = fs.readFile(path, ps.ctx.cred).toString();
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let stmts;
+  try {
+    stmts = PsParser.parse(text);
+  } catch (e) {
+    // A script that does not parse fails as a whole, as PowerShell reports a ParseException for it.
+    if (!(e instanceof PsParseError)) throw e;
+    throw new PsError(e.message, 'ParserError', e.id, { target: path, exceptionType: 'ParseException', ...pos });
+  }
+  const args: PsValue[] = [];
+  for (const a of raw) {
+    if (a.name !== undefined) args.push(`-${a.name}`);
+    if (a.hasValue) args.push(a.value ?? null);
+  }
+  const scope = new Map<string, PsValue>([['args', args], ['psscriptroot', path.replace(/\\[^\\]*$/, '')], ['pscommandpath', path], ['myinvocation', toStr(path)]]);
+  // Errors inside the script point into the script's text, as PowerShell's "At <path>:<line>" does.
+  const outer = ps.src;
+  ps.src = text;
+  ps.scopes.push(scope);
+  try {
+    for (const s of stmts) await ps.runStmt(s, out);
+  } finally {
+    ps.scopes.pop();
+  }
+  ps.src = outer;
+}

@@ -1,0 +1,68 @@
+// kube-proxy.exe in a HostProcess container (sigwindowstools/kube-proxy images): its start-up lines in winkernel
+// (kernelspace) mode, then it runs until stopped. It does not program HNS: the node's own kube-proxy service
+// (src/node/os/windows/services.ts, src/network/proxy/winkernel) is the one data plane of the emulated node, and two
+// proxiers writing the same HNS load balancers would fight, so this process only reports what it finds.
+
+import { sleep, untilAborted, type Ctx } from '../../core/ctx.js';
+import { goFlags, klog } from './klog.js';
+
+/** The pid a HostProcess kube-proxy.exe shows in its klog headers (any host pid will do; this one is stable). */
+const PID = 6216;
+/** NewProxier retries the network lookup every second (pkg/proxy/winkernel/proxier.go; windows-facts.md §4). */
+const RETRY_MS = 1000;
+/** The release the emulated binary reports (the program does not see its image's tag). */
+export const KUBE_PROXY_VERSION = 'v1.33.1';
+
+const envVar = (ctx: Ctx, name: string) => Object.entries(ctx.vars).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] ?? '';
+
+export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
+  const flags = goFlags(argv.slice(1), new Set(['cleanup', 'version', 'masquerade-all', 'enable-dsr', 'init-only']));
+  const last = (n: string) => flags.get(n)?.at(-1);
+  const log = klog(ctx, PID);
+  const v = Number(last('v') ?? 0);
+  if (last('version') === 'true') {
+    ctx.stdout.write(`Kubernetes ${KUBE_PROXY_VERSION}\n`);
+    return 0;
+  }
+  // cmd/kube-proxy/app/server_windows.go: --cleanup and --init-only are not implemented on Windows.
+  if (last('cleanup') === 'true') {
+    log.s('E', 'run.go:72', 'command failed', { err: '--cleanup-and-exit is not implemented on Windows' });
+    return 1;
+  }
+  const hostname = (last('hostname-override') ?? ctx.env.system.nodeName).toLowerCase();
+  // KUBE_NETWORK is how the DaemonSet names the HNS network when --network-name is absent (winkernel proxier.go).
+  const networkName = last('network-name') ?? envVar(ctx, 'KUBE_NETWORK');
+  const nodeIP = ctx.env.network.interfaces[0]?.ip ?? '';
+  // Message texts: cmd/kube-proxy/app/server.go newProxyServer/Run and pkg/proxy/config/config.go (v1.33); the
+  // file:line sites are those a v1.32 kube-proxy prints.
+  log.s('I', 'server.go:698', 'Successfully retrieved node IP(s)', { IPs: [nodeIP] });
+  log.s('I', 'server.go:254', 'kube-proxy running in single-stack mode', { ipFamily: 'IPv4' });
+  if (!networkName) {
+    // winkernel.NewProxier: no network name at all is fatal.
+    log.s('E', 'run.go:72', 'command failed', { err: 'unable to create proxier: Environment variable KUBE_NETWORK and network-flag not initialized' });
+    return 1;
+  }
+  for (;;) {
+    const net = ctx.env.hostNetwork?.hnsNetworks().find((n) => n.name.toLowerCase() === networkName.toLowerCase());
+    if (net || !ctx.env.hostNetwork) {
+      if (v >= 1 && net) log.s('I', 'proxier.go:710', 'Hns Network loaded', { hnsNetworkInfo: { go: `&{name:${net.name} id:${net.id.toLowerCase()} networkType:${net.type}}` } });
+      break;
+    }
+    log.s('E', 'proxier.go:692', 'Unable to find HNS Network specified, please check network name and CNI deployment', { hnsNetworkName: networkName });
+    await sleep(ctx, RETRY_MS);
+  }
+  log.s('I', 'server.go:497', 'Version info', { version: KUBE_PROXY_VERSION });
+  log.s('I', 'server.go:499', 'Golang settings', { GOGC: '', GOMAXPROCS: '', GOTRACEBACK: '' });
+  log.s('I', 'config.go:199', 'Starting service config controller');
+  log.f('I', 'shared_informer.go:313', 'Waiting for caches to sync for service config');
+  log.s('I', 'config.go:105', 'Starting endpoint slice config controller');
+  log.f('I', 'shared_informer.go:313', 'Waiting for caches to sync for endpoint slice config');
+  log.s('I', 'config.go:329', 'Starting node config controller');
+  log.f('I', 'shared_informer.go:313', 'Waiting for caches to sync for node config');
+  await sleep(ctx, 100);
+  log.f('I', 'shared_informer.go:320', 'Caches are synced for node config');
+  log.f('I', 'shared_informer.go:320', 'Caches are synced for service config');
+  log.f('I', 'shared_informer.go:320', 'Caches are synced for endpoint slice config');
+  if (v >= 2) log.s('I', 'proxier.go:1187', 'Syncing proxy rules', { hostname });
+  return untilAborted(ctx.signal);
+}
