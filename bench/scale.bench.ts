@@ -2,7 +2,8 @@
 // of P pause pods, timed until every pod is Ready; meanwhile a `get` of one object every 100 ms over HTTPS (its
 // latency and failures), the API server's event loop delay and CPU (its /metrics) and the winkube process's RSS.
 // Prints a table, then one JSON line.
-// Run: npx tsc -p . && node dist/bench/scale.bench.js   (BENCH_NODES, default 1000; BENCH_PODS, default 2000)
+// Run: npx tsc -p . && node dist/bench/scale.bench.js   (BENCH_NODES Linux nodes, default 1000; BENCH_PODS, default
+// 2000; BENCH_WINDOWS tainted Windows nodes, default 0)
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { parseBuckets, quantileBetween } from '../src/apiserver/process-metrics.
 const ROOT = new URL('../..', import.meta.url).pathname;
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const PODS = Number(process.env.BENCH_PODS ?? 2000);
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 0);
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -31,7 +33,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'winkube-scale-'));
   const fleet = join(dir, 'fleet.yaml');
   // 10.0.0.0/8 holds the /24 of every node (the default 10.244.0.0/16 holds 256).
-  writeFileSync(fleet, `apiVersion: winkube.io/v1alpha1\nkind: NodeFleet\naddressing: { clusterCIDR: 10.0.0.0/8 }\nnodes:\n  - { name: cp, os: linux, roles: [control-plane] }\n  - { name: node, os: linux, count: ${NODES} }\n`);
+  // BENCH_WINDOWS adds that many Windows nodes tainted as the seeds advise (the issue's mixed fleet): the Linux pods
+  // must pass them by.
+  const windows = WINDOWS > 0 ? `  - { name: win, os: windows, windowsBuild: 10.0.20348, count: ${WINDOWS}, taints: [{ key: os, value: windows, effect: NoSchedule }] }\n` : '';
+  writeFileSync(fleet, `apiVersion: winkube.io/v1alpha1\nkind: NodeFleet\naddressing: { clusterCIDR: 10.0.0.0/8 }\nnodes:\n  - { name: cp, os: linux, roles: [control-plane] }\n  - { name: node, os: linux, count: ${NODES} }\n${windows}`);
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
   const proc: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false'], { stdio: 'ignore' });
@@ -79,23 +84,27 @@ async function main(): Promise<void> {
     done = true;
     await probe;
     const after = await scrape();
+    // Leases must have been renewed on time throughout: no node may have turned NotReady under the load.
+    const nodeList = (await t.request({ method: 'GET', path: '/api/v1/nodes' })).body as { items: { status?: { conditions?: { type: string; status: string }[] } }[] };
+    const notReady = nodeList.items.filter((n) => !n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
     t.close();
     const loopBefore = parseBuckets(before, 'winkube_event_loop_delay_seconds');
     const loopAfter = parseBuckets(after, 'winkube_event_loop_delay_seconds');
     const result = {
-      nodes: NODES + 1, pods: PODS, nodesReadyMs: Math.round(readyMs), podsReadyMs: Math.round(allReadyMs),
+      nodes: NODES + WINDOWS + 1, windowsNodes: WINDOWS, pods: PODS, nodesReadyMs: Math.round(readyMs), podsReadyMs: Math.round(allReadyMs),
       podsPerSecond: Math.round(PODS / (allReadyMs / 1000)), getP50Ms: +pct(gets, 50).toFixed(1), getP99Ms: +pct(gets, 99).toFixed(1),
-      getFailures: failures, peakRssMB: Math.round(peakRss),
+      getFailures: failures, peakRssMB: Math.round(peakRss), nodesNotReadyAfter: notReady,
       loopDelayP99Ms: quantileBetween(loopBefore, loopAfter, 0.99) * 1000, loopDelayMaxMs: quantileBetween(loopBefore, loopAfter, 1) * 1000,
       coresUsed: +((cpuOf(after) - cpuOf(before)) / (allReadyMs / 1000)).toFixed(2),
     };
-    console.log(`scale: ${result.nodes} nodes, a Deployment of ${PODS} pause pods`);
+    console.log(`scale: ${result.nodes} nodes (${WINDOWS} of them tainted Windows), a Deployment of ${PODS} pause pods`);
     console.log(`  winkube up → every node Ready           ${result.nodesReadyMs} ms`);
     console.log(`  create deployment → every pod Ready     ${result.podsReadyMs} ms  (${result.podsPerSecond} pods/s)`);
     console.log(`  get of one object meanwhile             p50 ${result.getP50Ms} ms  p99 ${result.getP99Ms} ms  (${failures} failed)`);
     console.log(`  event loop delay meanwhile (bucket ≤)   p99 ${result.loopDelayP99Ms} ms  max ${result.loopDelayMaxMs} ms`);
     console.log(`  CPU of winkube meanwhile                ${result.coresUsed} cores`);
     console.log(`  peak RSS of winkube                     ${result.peakRssMB} MB`);
+    console.log(`  nodes not Ready afterwards              ${notReady}`);
     console.log(JSON.stringify({ bench: 'scale', ...result }));
   } finally {
     proc.kill('SIGKILL');

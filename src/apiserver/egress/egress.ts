@@ -32,6 +32,8 @@ export class ClusterEgress {
     const host = ClusterEgress.serviceHost(svc);
     return egressRequest({
       ...r, url: new URL(`${r.scheme ?? 'https'}://${host}:${svc.port}${r.path}`), serverName: host,
+      // Kept connections go to the endpoint chosen when each was opened, as connections to a ClusterIP do.
+      poolKey: `service:${svc.namespace}/${svc.name}:${svc.port}`,
       dial: async (signal) => dialPod(lookup, this.creds(), resolveServiceEndpoint(lookup, svc.namespace, svc.name, svc.port), signal),
     });
   }
@@ -41,6 +43,7 @@ export class ClusterEgress {
     const host = ep.ip.includes(':') ? `[${ep.ip}]` : ep.ip;
     return egressRequest({
       ...r, url: new URL(`${r.scheme ?? 'http'}://${host}:${ep.port}${r.path}`),
+      poolKey: `pod:${host}:${ep.port}`,
       dial: (signal) => dialPod(lookup, this.creds(), ep, signal),
     });
   }

@@ -24,6 +24,11 @@ export interface EgressRequest {
   insecure?: boolean;
   /** Opens the connection (a tunnel to a pod); a direct TCP connection to the URL's host when absent. */
   dial?: (signal: AbortSignal) => Promise<Duplex>;
+  /**
+   * Names what `dial` reaches (a Service, a pod address): connections are then kept and reused for later requests
+   * to it, as kube-apiserver's keep-alive transports do, instead of a tunnel and a TLS handshake per request.
+   */
+  poolKey?: string;
   /** Gives up after this long with `context deadline exceeded`. */
   timeoutMs?: number;
 }
@@ -44,6 +49,46 @@ function agentFor(key: string): https.Agent {
     agents.set(key, a);
   }
   return a;
+}
+
+/**
+ * A keep-alive agent whose connections are opened by a dial (a tunnel through a node agent, then TLS inside it). An
+ * idle connection is dropped after a few seconds, before the far end's keep-alive timeout would close it under us.
+ */
+function tunnelAgent(open: () => Promise<Duplex>): http.Agent {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32, timeout: 4000 });
+  // Node's Agent waits for the callback when createConnection returns nothing (how proxy agents dial).
+  const createConnection = (_o: unknown, cb: (err: Error | null, s?: Duplex) => void): undefined => {
+    open().then((s) => cb(null, s), (err: Error) => cb(err));
+    return undefined;
+  };
+  return Object.assign(agent, { createConnection });
+}
+
+const tunnelAgents = new Map<string, http.Agent>();
+function tunnelAgentFor(key: string, open: () => Promise<Duplex>): http.Agent {
+  let a = tunnelAgents.get(key);
+  if (!a) {
+    a = tunnelAgent(open);
+    if (tunnelAgents.size > 256) {
+      for (const old of tunnelAgents.values()) old.destroy();
+      tunnelAgents.clear();
+    }
+    tunnelAgents.set(key, a);
+  }
+  return a;
+}
+
+/** Opens a dialled connection, with TLS inside it for https, resolving once the handshake is done. */
+function openTunnel(dial: EgressRequest['dial'] & object, secure: boolean, tlsOpts: tls.ConnectionOptions, signal: AbortSignal): Promise<Duplex> {
+  return dial(signal).then((raw) => {
+    if (!secure) return raw;
+    return new Promise<Duplex>((resolve, reject) => {
+      const s = tls.connect({ ...tlsOpts, socket: raw as unknown as import('node:net').Socket });
+      s.once('secureConnect', () => resolve(s));
+      s.once('error', (err) => { raw.destroy(); reject(err); });
+    });
+  });
 }
 
 function flatHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
@@ -68,7 +113,12 @@ export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
   };
   try {
     let stream: Duplex | undefined;
-    if (r.dial) {
+    let pooled: http.Agent | undefined;
+    if (r.dial && r.poolKey) {
+      const dial = r.dial;
+      // Pooled connections outlive this request, so they are dialled without its deadline (the request has its own).
+      pooled = tunnelAgentFor(`${r.poolKey}|${secure}|${r.insecure ? 'insecure' : r.ca ?? ''}|${serverName}`, () => openTunnel(dial, secure, tlsOpts, new AbortController().signal));
+    } else if (r.dial) {
       const raw = await r.dial(ctl.signal);
       stream = secure ? tls.connect({ ...tlsOpts, socket: raw as unknown as import('node:net').Socket }) : raw;
     }
@@ -76,7 +126,9 @@ export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
       const headers = { ...r.headers, host: u.host, ...(r.body ? { 'content-length': String(r.body.length) } : {}) };
       const opts: https.RequestOptions = { method: r.method, path: `${u.pathname}${u.search}`, headers, signal: ctl.signal };
       let req: http.ClientRequest;
-      if (stream) {
+      if (pooled) {
+        req = http.request({ ...opts, agent: pooled });
+      } else if (stream) {
         const s = stream;
         req = http.request({ ...opts, createConnection: () => s as unknown as import('node:net').Socket });
       } else if (secure) {

@@ -74,7 +74,9 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
   // 2. Traffic to another node's address (NodePort) or to an external/load balancer address lands on a node whose
   // kube-proxy translates it.
   if (flow.protocol !== 'ICMP' && step.ip === flow.to) {
-    const receiver = net.nodeByIP(step.ip) ?? (!srcNode || !net.serviceOfVIP(step.ip) ? externalReceiver(net, step, flow) : undefined);
+    // A pod address is never an external or load balancer one: no need to ask every node's kube-proxy about it.
+    const external = !net.podByIP(step.ip) && (!srcNode || !net.serviceOfVIP(step.ip));
+    const receiver = net.nodeByIP(step.ip) ?? (external ? externalReceiver(net, step, flow) : undefined);
     const hostPort = receiver && (receiver !== srcNode || receiver.os === 'linux') ? hostPortOn(net, receiver, step, flow, hops) : undefined;
     if (hostPort) {
       step = hostPort;

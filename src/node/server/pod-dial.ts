@@ -14,7 +14,7 @@ import type { Logger } from '../../util/log.js';
 /** The header naming why a dial failed (the model's fate); pod-dialer.ts turns it into Go's dial error. */
 export const DIAL_FATE_HEADER = 'x-winkube-dial-fate';
 
-interface Peer { listener: Listener; remoteAddress: string; localAddress: string; localPort: number }
+interface Peer { listener: Listener; remoteAddress: string; localAddress: string; localPort: number; node: string; ip: string; port: number }
 
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
 
@@ -47,7 +47,7 @@ export class PodDialer {
       ? new tls.TLSSocket(socket as unknown as import('node:net').Socket, { isServer: true, cert: listener.tls.cert, key: listener.tls.key, ALPNProtocols: ['http/1.1'] })
       : socket;
     stream.on('error', () => socket.destroy());
-    this.peers.set(stream, { listener, remoteAddress: trace.seenSource ?? '', localAddress: trace.seenDestination ?? ip, localPort: trace.target?.port ?? port });
+    this.peers.set(stream, { listener, remoteAddress: trace.seenSource ?? '', localAddress: trace.seenDestination ?? ip, localPort: trace.target?.port ?? port, node, ip, port });
     this.http.emit('connection', stream);
   }
 
@@ -59,6 +59,10 @@ export class PodDialer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const peer = this.peers.get(req.socket);
     if (!peer?.listener.handler) return void res.destroy();
+    // The API server keeps connections open between requests: one whose listener has gone since (the pod stopped, the
+    // program closed its port) is reset, as the pod's TCP connections are when it dies.
+    const now = this.net()?.trace({ from: { kind: 'node', node: peer.node }, to: peer.ip, protocol: 'TCP', port: peer.port });
+    if (now?.fate !== 'delivered' || now.target?.listener !== peer.listener) return void req.socket.destroy();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers: Record<string, string> = {};
