@@ -37,6 +37,7 @@ export const R = {
   endpointslices: rt('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice'),
   poddisruptionbudgets: rt('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
   runtimeclasses: rt('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
+  customresourcedefinitions: rt('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   roles: rt('rbac.authorization.k8s.io', 'v1', 'roles', 'Role'),
   clusterroles: rt('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
   rolebindings: rt('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding'),

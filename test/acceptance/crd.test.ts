@@ -116,3 +116,17 @@ test('client-node CustomObjectsApi: create, list, get, patch, delete', async () 
   await api.deleteNamespacedCustomObject({ ...base, name: 'c1' });
   k.ok(['delete', 'crd', `widgets.${group}`, '--timeout=60s']);
 });
+
+test('deleting a namespace deletes the custom resources in it (the namespace deleter discovers CRDs)', async () => {
+  const k = new Kubectl(kubectlBinaries().slice(-1)[0]!.path, cluster.kubeconfig);
+  const group = 'ns-cleanup.example.com';
+  k.ok(['apply', '-f', '-'], crdYaml(group));
+  k.ok(['wait', '--for=condition=Established', `crd/widgets.${group}`, '--timeout=30s']);
+  k.ok(['create', 'namespace', 'crs-go']);
+  k.ok(['apply', '-f', '-'], cr(group, 'w1', 2).replace('namespace: default', 'namespace: crs-go'));
+  // kubectl waits for the namespace itself to go, which needs its custom resources gone first.
+  k.ok(['delete', 'namespace', 'crs-go', '--timeout=60s']);
+  assert.equal(k.run(['get', 'namespace', 'crs-go']).code, 1);
+  assert.equal(k.ok(['get', `widgets.${group}`, '-A', '-o', 'name']).trim(), '');
+  k.ok(['delete', 'crd', `widgets.${group}`, '--timeout=60s']);
+});

@@ -32,12 +32,15 @@ export class NamespaceController extends QueueController {
   readonly name = NAME;
   private readonly client: Client;
   private readonly resources: ResourceType[];
+  /** Tests name the resources to empty; the default set also takes the CRDs' resources from the API. */
+  private readonly resourcesGiven: boolean;
   private readonly namespaces: Informer<NamespaceObj>;
 
   constructor(opts: NamespaceControllerOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
     this.client = opts.client;
     this.resources = opts.resources ?? defaultResources();
+    this.resourcesGiven = opts.resources !== undefined;
     this.namespaces = opts.informers.for<NamespaceObj>(R.namespaces);
     const enqueue = (n: NamespaceObj) => { if (n.metadata.deletionTimestamp) this.queue.add(n.metadata.name!); };
     this.namespaces.addHandler({ add: enqueue, update: (_o, n) => enqueue(n) });
@@ -63,7 +66,9 @@ export class NamespaceController extends QueueController {
   /** Deletes what is left; returns the estimated seconds until it is gone, or undefined when nothing remains. */
   private async deleteAllContent(namespace: string): Promise<number | undefined> {
     let estimate: number | undefined;
-    for (const rt of this.resources) {
+    // Custom resources too: kube's deleter walks discovery, which lists every CRD's resource.
+    const resources = [...this.resources, ...await this.customResources()];
+    for (const rt of resources) {
       let items: KubeObject[];
       try {
         items = (await this.client.list(rt, namespace)).items;
@@ -86,7 +91,7 @@ export class NamespaceController extends QueueController {
     }
     if (estimate === undefined) return undefined;
     // Deletes may have finished at once; only what still exists counts.
-    for (const rt of this.resources) {
+    for (const rt of resources) {
       try {
         if ((await this.client.list(rt, namespace)).items.length) return estimate;
       } catch (err) {
@@ -94,6 +99,25 @@ export class NamespaceController extends QueueController {
       }
     }
     return undefined;
+  }
+
+  /** The namespaced resources of the Established CRDs, at their storage version. */
+  private async customResources(): Promise<ResourceType[]> {
+    if (this.resourcesGiven) return [];
+    let crds: KubeObject[];
+    try {
+      crds = (await this.client.list(R.customresourcedefinitions, undefined)).items;
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+    return crds.flatMap((crd) => {
+      const spec = crd.spec as { group?: string; scope?: string; names?: { plural?: string; kind?: string }; versions?: { name: string; storage?: boolean }[] } | undefined;
+      const established = (crd.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+      const version = spec?.versions?.find((v) => v.storage)?.name;
+      if (!established || spec?.scope !== 'Namespaced' || !version || !spec.group || !spec.names?.plural || !spec.names.kind) return [];
+      return [{ group: spec.group, version, resource: spec.names.plural, kind: spec.names.kind, namespaced: true }];
+    });
   }
 
   private async finalize(name: string): Promise<void> {
