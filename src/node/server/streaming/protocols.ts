@@ -3,6 +3,14 @@
 import type { IncomingMessage } from 'node:http';
 
 export const V5 = 'v5.channel.k8s.io';
+/**
+ * On a real cluster a v5 (WebSocket) session reaches the kubelet through the API server's stream translator, which
+ * first dials the kubelet over SPDY and opens its streams, so the session's first bytes come that much after the
+ * upgrade. client-go's WebSocket executor (kubectl 1.30+) creates its streams only after the upgrade and drops
+ * messages that come first (`Unknown stream id 1, discarding message`, then `error: closed all streams`): emulated
+ * sessions, which could answer at once, wait about as long.
+ */
+export const V5_TRANSLATOR_SETUP_MS = 3;
 export const V4 = 'v4.channel.k8s.io';
 export const V3 = 'v3.channel.k8s.io';
 export const V2 = 'v2.channel.k8s.io';

@@ -3,7 +3,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
 import { statusPayload, type StatusStyle } from './exec-status.js';
-import { V4, V4_BASE64, V5 } from './protocols.js';
+import { V4, V4_BASE64, V5, V5_TRANSLATOR_SETUP_MS } from './protocols.js';
 import { ResizeDecoder } from './resize.js';
 import { SessionEvents, flushWritable } from './session-events.js';
 import { decodeChannel, encodeChannel, safeSend, type ChannelCodec } from './ws-channels.js';
@@ -29,6 +29,10 @@ export class WebSocketRemoteCommand implements RemoteCommandSession {
   private resizeOpen = true;
   private stdinEnded = false;
   private finishing = false;
+  /** Messages held back at the start of a v5 session, in order. */
+  private held?: { frame: Parameters<typeof safeSend>[1]; done?: () => void }[];
+  /** Resolves once the held messages are out (the close waits for it). */
+  private released?: Promise<void>;
 
   constructor(private readonly ws: WebSocket, readonly protocol: string, private readonly options: StreamOptions, private readonly target: RemoteCommandTarget) {
     this.codec = protocol.includes('base64') ? 'base64' : 'binary';
@@ -51,6 +55,16 @@ export class WebSocketRemoteCommand implements RemoteCommandSession {
     ws.on('close', () => this.clientGone());
     // The kubelet (and the API server's translator) announce the session with an empty message on the lowest
     // writable channel; some clients wait for it.
+    // v5: what the session says waits as long as the API server's stream translator would take (see the constant).
+    if (protocol === V5) {
+      this.held = [];
+      this.released = new Promise((resolve) => setTimeout(() => {
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const m of held) safeSend(this.ws, m.frame, m.done);
+        resolve();
+      }, V5_TRANSLATOR_SETUP_MS));
+    }
     this.send(options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));
   }
 
@@ -70,6 +84,7 @@ export class WebSocketRemoteCommand implements RemoteCommandSession {
       await Promise.all([flushWritable(this.stdout), flushWritable(this.stderr)]);
       const payload = statusPayload(result, this.target, this.style);
       if (payload) this.send(ERROR, payload);
+      await this.released;
       // x/net/websocket's Close sends code 1000; ws waits for the client's close frame, then ends the TCP connection.
       if (this.ws.readyState === this.ws.OPEN) this.ws.close(1000);
     })();
@@ -88,7 +103,9 @@ export class WebSocketRemoteCommand implements RemoteCommandSession {
   }
 
   private send(channel: number, data: Buffer, done?: () => void): void {
-    safeSend(this.ws, encodeChannel(this.codec, channel, data), done);
+    const frame = encodeChannel(this.codec, channel, data);
+    if (this.held) this.held.push({ frame, done });
+    else safeSend(this.ws, frame, done);
   }
 
   private receive(message: Buffer): void {
