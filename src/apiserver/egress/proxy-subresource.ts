@@ -10,6 +10,7 @@ import type { AdmissionLookup } from '../admission/interfaces.js';
 import { ClusterEgress } from './egress.js';
 import { EgressError } from './go-errors.js';
 import { resolveServiceEndpoint, type PodEndpoint } from './service-resolver.js';
+import { HOP_BY_HOP_HEADERS } from '../../util/hop-headers.js';
 
 export interface ProxyCall {
   kind: 'services' | 'pods';
@@ -69,7 +70,7 @@ function podTarget(lookup: AdmissionLookup, namespace: string, name: string, por
   return { ip, port: Number(p || 80), node: pod.spec?.nodeName, pod: { namespace, name } };
 }
 
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length', 'host', 'authorization']);
+const HOP_HEADERS = new Set([...HOP_BY_HOP_HEADERS, 'host', 'authorization']);
 
 function queryString(q: ProxyCall['query']): string {
   const sp = new URLSearchParams();

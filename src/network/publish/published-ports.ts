@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClusterNetwork } from '../model/cluster-network.js';
+import { HOP_BY_HOP_HEADERS } from '../../util/hop-headers.js';
 
 export interface PortMapping {
   hostPort: number;
@@ -25,7 +26,6 @@ export function parsePortMapping(spec: string): PortMapping {
   return { hostPort, nodePort, node: m[3] };
 }
 
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
 
 export class PublishedPort {
   private server?: http.Server;
@@ -79,7 +79,7 @@ export class PublishedPort {
         localAddress: t.seenDestination ?? t.target!.ip, localPort: t.target!.port ?? this.mapping.nodePort,
       });
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_HEADERS.has(k.toLowerCase())) out[k] = v;
+      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP_HEADERS.has(k.toLowerCase())) out[k] = v;
       res.writeHead(answer.status, { ...out, 'content-length': String(answer.body.length) });
       res.end(answer.body);
     } catch {

@@ -10,13 +10,13 @@ import type { Duplex } from 'node:stream';
 import type { ClusterNetwork } from '../../network/model/cluster-network.js';
 import type { Listener } from '../shell/interfaces.js';
 import type { Logger } from '../../util/log.js';
+import { HOP_BY_HOP_HEADERS } from '../../util/hop-headers.js';
 
 /** The header naming why a dial failed (the model's fate); pod-dialer.ts turns it into Go's dial error. */
 export const DIAL_FATE_HEADER = 'x-winkube-dial-fate';
 
 interface Peer { listener: Listener; remoteAddress: string; localAddress: string; localPort: number; node: string; ip: string; port: number }
 
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
 
 export class PodDialer {
   /** Which pod listener a tunnelled connection reached, for the shared HTTP server's requests. */
@@ -73,7 +73,7 @@ export class PodDialer {
         remoteAddress: peer.remoteAddress, remotePort: 0, localAddress: peer.localAddress, localPort: peer.localPort,
       });
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_HEADERS.has(k.toLowerCase())) out[k] = v;
+      for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP_HEADERS.has(k.toLowerCase())) out[k] = v;
       res.writeHead(answer.status, { ...out, 'content-length': String(answer.body.length) });
       res.end(answer.body);
     } catch (err) {
