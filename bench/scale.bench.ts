@@ -3,7 +3,8 @@
 // latency and failures), the API server's event loop delay and CPU (its /metrics) and the winkube process's RSS.
 // Prints a table, then one JSON line.
 // Run: npx tsc -p . && node dist/bench/scale.bench.js   (BENCH_NODES Linux nodes, default 1000; BENCH_PODS, default
-// 2000; BENCH_WINDOWS tainted Windows nodes, default 0)
+// 2000; BENCH_WINDOWS tainted Windows nodes, default 0; BENCH_NODE_FLAGS extra flags for winkube's node process, e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the run)
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const PODS = Number(process.env.BENCH_PODS ?? 2000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 0);
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   writeFileSync(fleet, `apiVersion: winkube.io/v1alpha1\nkind: NodeFleet\naddressing: { clusterCIDR: 10.0.0.0/8 }\nnodes:\n  - { name: cp, os: linux, roles: [control-plane] }\n  - { name: node, os: linux, count: ${NODES} }\n${windows}`);
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
-  const proc: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false'], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false'], { stdio: 'ignore' });
   try {
     while (!existsSync(kubeconfig)) {
       if (proc.exitCode !== null) throw new Error('winkube up exited');
@@ -107,6 +109,10 @@ async function main(): Promise<void> {
     console.log(`  nodes not Ready afterwards              ${notReady}`);
     console.log(JSON.stringify({ bench: 'scale', ...result }));
   } finally {
+    // Ctrl-C as a user stops it (a profile asked for by BENCH_NODE_FLAGS is written on the way out), then make sure.
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGINT');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 180_000))]);
     proc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }

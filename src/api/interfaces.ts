@@ -105,4 +105,12 @@ export interface ResourceDecl {
 export interface Codec {
   fromStorage(obj: KubeObject): KubeObject;
   toStorage(obj: KubeObject): KubeObject;
+  /**
+   * A conversion that calls out (a CRD's conversion webhook), run after `fromStorage` on reads and before `toStorage`
+   * on writes. It never changes its inputs; a list's objects are converted together. Throws StatusError.
+   */
+  convert?: {
+    fromStorage(objs: readonly KubeObject[], list: boolean): Promise<KubeObject[]>;
+    toStorage(obj: KubeObject): Promise<KubeObject>;
+  };
 }

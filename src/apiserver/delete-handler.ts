@@ -4,6 +4,7 @@
 import { fieldErr, StatusError } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { AdmissionAttributes } from './admission/interfaces.js';
+import { addWarnings } from './admission/warnings.js';
 import type { ServerResponse } from './interfaces.js';
 import { listFilter } from './list-filter.js';
 import { decodeBody, decodeObjectBody } from './negotiate.js';
@@ -52,10 +53,15 @@ export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespa
   const opts = parseDeleteOptions(h, ctx);
   const current = await ctx.rs.get(namespace, name);
   const attrs: AdmissionAttributes = {
-    operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
+    operation: 'DELETE', decl: ctx.decl, namespace: namespace ?? '', name, subresource: '', oldObject: current, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
   };
-  await h.cfg.admission?.admit(attrs, h.server.lookup);
-  await h.cfg.admission?.validate(attrs, h.server.lookup);
+  try {
+    await h.cfg.admission?.admit(attrs, h.server.lookup);
+    await h.cfg.admission?.validate(attrs, h.server.lookup);
+  } finally {
+    // Admission warnings go out with the answer, a rejection included.
+    addWarnings(ctx.headers, attrs.warnings);
+  }
   const res = await ctx.rs.delete(namespace, name, { ...opts, dryRun: ctx.dryRun });
   await afterDelete(h, ctx, res);
   // Pods return the deleted object (ReturnDeletedObject); other resources a Success Status once gone.
@@ -63,9 +69,9 @@ export async function deleteOne(h: ResourceHandler, ctx: RequestContext, namespa
     return json(200, {
       kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
       details: { name, group: ctx.decl.group || undefined, kind: ctx.decl.plural, uid: res.object.metadata.uid },
-    });
+    }, ctx.headers);
   }
-  return json(200, res.object);
+  return json(200, res.object, ctx.headers);
 }
 
 export async function deleteCollection(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined): Promise<ServerResponse> {

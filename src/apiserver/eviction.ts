@@ -1,4 +1,6 @@
 // pods/eviction: a delete that honours PodDisruptionBudgets (kubernetes pkg/registry/core/pod/storage/eviction.go).
+// The Eviction goes through admission as a pods/eviction CREATE first (mutating in the create handler, validating as
+// the REST's createValidation), so webhooks, ValidatingAdmissionPolicies and NodeRestriction can refuse it.
 // 201 Success then a graceful delete; 429 while a budget allows no disruption; 500 when two budgets select the pod.
 
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
@@ -13,6 +15,8 @@ import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import type { DeleteParams, ResourceStore } from './resource-store.js';
 import { json } from './server.js';
 import { checkTypes } from './request-body.js';
+import type { AdmissionAttributes } from './admission/interfaces.js';
+import { addWarnings } from './admission/warnings.js';
 
 interface EvictionBody {
   apiVersion?: string;
@@ -77,8 +81,13 @@ export async function evict(h: ResourceHandler, ctx: RequestContext, namespace: 
   if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
     throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  if ((body.metadata?.name ?? '') !== name) throw StatusError.badRequest('name in URL does not match name in Eviction object');
-  const original = deleteParams(body, ctx.dryRun);
+  const attrs = await admitEviction(h, ctx, namespace, name, body);
+  const evicted = attrs.object as unknown as EvictionBody;
+  if ((evicted.metadata?.name ?? '') !== name) throw StatusError.badRequest('name in URL does not match name in Eviction object');
+  const original = deleteParams(evicted, ctx.dryRun);
+  // The REST's createValidation: validating webhooks, ValidatingAdmissionPolicy and the in-tree validators.
+  await h.cfg.admission?.validate(attrs, h.server.lookup);
+  addWarnings(ctx.headers, attrs.warnings);
   const pods = ctx.rs;
   const now = () => rfc3339(h.cfg.clock.now());
   const rvUnset = !original.preconditions?.resourceVersion;
@@ -126,6 +135,23 @@ export async function evict(h: ResourceHandler, ctx: RequestContext, namespace: 
     throw err;
   }
   return success();
+}
+
+/**
+ * The create handler's mutating admission of the Eviction: pods/eviction, operation CREATE, the pod's name, and the
+ * Eviction (in the version sent, policy/v1 by default) as the object and kind. Returns the attributes, whose object a
+ * mutating webhook may have changed, for the validating phase.
+ */
+async function admitEviction(h: ResourceHandler, ctx: RequestContext, namespace: string, name: string, body: EvictionBody): Promise<AdmissionAttributes> {
+  const apiVersion = body.apiVersion ?? EVICTION.apiVersion;
+  const object = { ...body, apiVersion, kind: EVICTION.kind, metadata: { ...body.metadata } } as unknown as KubeObject;
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE', decl: ctx.decl, namespace, name, subresource: 'eviction', object,
+    kind: { group: 'policy', version: apiVersion.split('/')[1] ?? 'v1', kind: EVICTION.kind },
+    user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+  };
+  await h.cfg.admission?.admit(attrs, h.server.lookup);
+  return attrs;
 }
 
 function success(): ServerResponse {

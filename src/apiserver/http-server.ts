@@ -10,7 +10,7 @@ import { StatusError } from '../api/errors.js';
 import type { WatchEvent } from '../api/types.js';
 import type { Logger } from '../util/log.js';
 import type { UserInfo } from './admission/interfaces.js';
-import { isWatchResponse, type ServerRequest, type ServerResponse } from './interfaces.js';
+import { isStreamedResponse, isWatchResponse, type ServerRequest, type ServerResponse, type StreamedResponse } from './interfaces.js';
 import { isKubeletProxy, kubeletErrorStatus, requestKubelet, upgradeToKubelet, type KubeletTarget } from './kubelet-proxy.js';
 import type { ApiServer } from './server.js';
 import { parseImpersonationHeaders } from './authz/impersonation.js';
@@ -104,9 +104,29 @@ export class HttpFrontEnd {
     }
     const headers: Record<string, string> = { 'content-type': upstream.headers['content-type'] ?? 'text/plain' };
     if (upstream.headers['content-length']) headers['content-length'] = upstream.headers['content-length'];
+    await this.pipe(req, res, status, headers, upstream);
+  }
+
+  /**
+   * Relays an aggregated API's long-running answer (a watch): each chunk written as it comes, no deadline, and the
+   * backend connection closed when the client goes or the server shuts down.
+   */
+  private async relay(req: Req, res: Res, out: StreamedResponse): Promise<void> {
+    const upstream = out.stream;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(out.headers)) headers[k] = headerValue(v);
+    await this.pipe(req, res, out.status, headers, upstream, this.openWatches);
+  }
+
+  /**
+   * Writes an upstream answer through as it arrives (headers at once, each chunk as it comes) until it ends; the
+   * upstream is destroyed when the client goes. `open` holds the stop function meanwhile (closed at shutdown).
+   */
+  private async pipe(req: Req, res: Res, status: number, headers: Record<string, string>, upstream: NodeJS.ReadableStream & { destroy(): void }, open?: Set<() => void>): Promise<void> {
     res.writeHead(status, headers);
     (res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
     const stop = () => upstream.destroy();
+    open?.add(stop);
     req.on('close', stop);
     res.on('close', stop);
     upstream.on('data', (c: Buffer) => res.write(c));
@@ -115,6 +135,7 @@ export class HttpFrontEnd {
       upstream.on('close', resolve);
       upstream.on('error', resolve);
     });
+    open?.delete(stop);
     if (!res.writableEnded) res.end();
   }
 
@@ -132,10 +153,11 @@ export class HttpFrontEnd {
       upgradeToKubelet(out.kubelet, this.cfg.api.cfg.kubeletClient, req, socket, head);
       return;
     }
-    const body = isKubeletProxy(out) || isWatchResponse(out)
+    if (isStreamedResponse(out)) out.stream.destroy();
+    const body = isKubeletProxy(out) || isWatchResponse(out) || isStreamedResponse(out)
       ? JSON.stringify(StatusError.badRequest('this request cannot be upgraded').toStatus())
       : Buffer.isBuffer(out.body) || typeof out.body === 'string' ? String(out.body) : JSON.stringify(out.body);
-    const status = isKubeletProxy(out) || isWatchResponse(out) ? 400 : out.status;
+    const status = isKubeletProxy(out) || isWatchResponse(out) || isStreamedResponse(out) ? 400 : out.status;
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
 
@@ -183,6 +205,10 @@ export class HttpFrontEnd {
       const { method } = sreq;
       if (method !== 'GET') sreq.body = await this.readBody(req);
       const out = await this.cfg.api.handleRequest(sreq);
+      if (isStreamedResponse(out)) {
+        await this.relay(req, res, out);
+        return;
+      }
       if (isWatchResponse(out)) {
         await this.stream(req, res, out.contentType, out.watch);
         return;

@@ -25,10 +25,29 @@ export interface WatchResponse {
   watch(sink: WatchSink): Promise<() => void>;
 }
 
-export type ServerResponse = ApiResponse | WatchResponse | KubeletProxyResponse;
+/**
+ * A backend's answer relayed as it arrives (a watch or another long-running request through an aggregated API):
+ * the HTTP front end writes each chunk when it comes and destroys `stream` when the client goes, which closes the
+ * connection to the backend. A watch also offers `watch` (its JSON events), for the in-process transport.
+ */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string>;
+  stream: import('node:stream').Readable;
+  /** Never a buffered body (callers that read `body` of any answer see none). */
+  body?: undefined;
+  contentType?: undefined;
+  watch?: WatchResponse['watch'];
+}
+
+export type ServerResponse = ApiResponse | WatchResponse | KubeletProxyResponse | StreamedResponse;
 
 export function isWatchResponse(r: ServerResponse): r is WatchResponse {
   return typeof (r as WatchResponse).watch === 'function';
+}
+
+export function isStreamedResponse(r: ServerResponse): r is StreamedResponse {
+  return typeof (r as StreamedResponse).stream === 'object' && (r as StreamedResponse).stream !== null;
 }
 
 /** Applies patches; implemented by the patch library (src/apiserver/patch). */

@@ -13,7 +13,7 @@ import { listFilter } from './list-filter.js';
 import { chooseRendering, decodeBody, patchTypeOf } from './negotiate.js';
 import type { RequestInfo } from './request-info.js';
 import type { ResourceStore } from './resource-store.js';
-import { first, isTrue, json, type ApiServer, type ApiServerConfig } from './server.js';
+import { errorResponse, first, isTrue, json, type ApiServer, type ApiServerConfig } from './server.js';
 import { deleteCollection, deleteOne } from './delete-handler.js';
 import { handleSubresource } from './subresources.js';
 import { watchResponse } from './watch-handler.js';
@@ -66,6 +66,18 @@ export class ResourceHandler {
     const ctx: RequestContext = {
       req, info, decl, rs: this.server.stores.get(decl)!, user, dryRun: dryRunValues.length > 0, headers: {},
     };
+    try {
+      return await this.serve(ctx, info);
+    } catch (err) {
+      // Warnings recorded before a failure (an admission webhook's, then its rejection) go out with the error.
+      if (!ctx.headers.Warning) throw err;
+      const res = errorResponse(err, this.cfg.logger);
+      return { ...res, headers: { ...res.headers, ...ctx.headers } };
+    }
+  }
+
+  private async serve(ctx: RequestContext, info: RequestInfo): Promise<ServerResponse> {
+    const { decl } = ctx;
     const namespace = decl.namespaced ? info.namespace : undefined;
     if (info.subresource) return handleSubresource(this, ctx, namespace);
     switch (info.verb) {

@@ -3,7 +3,7 @@
 // optimistic-concurrency, finalizer and graceful-deletion rules.
 
 import { StatusError } from '../api/errors.js';
-import type { ResourceDecl, StrategyContext } from '../api/interfaces.js';
+import type { Codec, ResourceDecl, StrategyContext } from '../api/interfaces.js';
 import { objectStorageKey, resourcePrefix } from '../api/registry.js';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
 import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
@@ -87,11 +87,11 @@ export class ResourceStore {
   decode(kv: KeyValue): KubeObject {
     let obj = this.parsed.get(kv);
     if (!obj) {
-      const p = this.pending;
-      // The value this store is writing right now: adopt the object instead of parsing the JSON we just produced.
+      const p = this.pending.get(kv.key);
+      // A value this store is writing right now: adopt the object instead of parsing the JSON we just produced.
       // The writer hands it over (see `put`), so no copy is needed; keys it left undefined stay, but every way out
       // of the server (JSON, the in-process transport's copy) drops them, as the stored JSON does.
-      obj = p && p.key === kv.key && p.value === kv.value ? p.obj : JSON.parse(kv.value) as KubeObject;
+      obj = p && p.value === kv.value ? p.obj : JSON.parse(kv.value) as KubeObject;
       if (this.decl.storedAs) obj = this.decl.storedAs.codec.fromStorage(obj);
       if (Object.isFrozen(obj) || Object.isFrozen(obj.metadata)) obj = { ...obj, metadata: { ...obj.metadata } };
       obj.metadata.resourceVersion = String(kv.modRevision);
@@ -101,20 +101,38 @@ export class ResourceStore {
     return obj;
   }
 
-  /** A write in progress: its encoded value and the object it came from (see `decode`). */
-  private pending?: { key: string; value: string; obj: KubeObject };
+  /** A conversion that calls out (CRD conversion webhooks), run on objects read and written. */
+  get converts(): Codec['convert'] {
+    return this.decl.storedAs?.codec.convert;
+  }
+
+  /** Decoded objects as this version serves them: unchanged unless the resource's conversion calls out. */
+  async served(objs: KubeObject[], list = false): Promise<KubeObject[]> {
+    const c = this.converts;
+    return c && objs.length ? c.fromStorage(objs, list) : objs;
+  }
+
+  /**
+   * Writes in progress by key: the encoded value and the object it came from (see `decode`). A store that delivers
+   * events after the write's call returns (the threaded sqlite store, etcd) meets them here while other writes run.
+   */
+  private readonly pending = new Map<string, { value: string; obj: KubeObject }>();
 
   /**
    * Writes `obj` through `write` and returns it as stored, decoded once for the response and the watchers. `obj`
    * becomes the shared decoded object: the caller must not change it afterwards.
    */
   private async put(key: string, obj: KubeObject, write: (value: string) => Promise<KeyValue>): Promise<KubeObject> {
+    const c = this.converts;
+    if (c) return (await this.served([this.decode(await write(this.encode(await c.toStorage(obj))))]))[0];
     const value = this.encode(obj);
-    this.pending = this.decl.storedAs ? undefined : { key, value, obj };
+    // A second write to the same key at once (one of them will lose its compare-and-swap) is simply parsed.
+    const mine = this.decl.storedAs || this.pending.has(key) ? undefined : { value, obj };
+    if (mine) this.pending.set(key, mine);
     try {
       return this.decode(await write(value));
     } finally {
-      this.pending = undefined;
+      if (mine && this.pending.get(key) === mine) this.pending.delete(key);
     }
   }
 
@@ -129,7 +147,9 @@ export class ResourceStore {
     await this.fresh();
     const kv = this.cache.get(key);
     if (!kv) throw this.notFound(name);
-    return { kv, current: this.decode(kv) };
+    const current = this.decode(kv);
+    // No extra promise for the resources (all but converted custom resources) whose reads need no call out.
+    return { kv, current: this.converts ? (await this.served([current]))[0] : current };
   }
 
   private notFound(name: string): StatusError {
@@ -165,7 +185,7 @@ export class ResourceStore {
     }
     const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
     if (next) metadata.continue = next;
-    return { apiVersion: this.apiVersion, kind: `${this.decl.kind}List`, metadata, items };
+    return { apiVersion: this.apiVersion, kind: `${this.decl.kind}List`, metadata, items: this.converts ? await this.served(items, true) : items };
   }
 
   /** Stores a new object. The caller has run admission; this sets system metadata and writes. */

@@ -17,7 +17,8 @@ import { impersonate } from './authz/impersonation.js';
 import { authorizeNonResource } from './authz/non-resource.js';
 import { aggregatedDiscovery, aggregatedResourceList, apiGroup, apiGroupList, apiResourceList, apiVersions, DISCOVERY_CONTENT_TYPES } from './discovery.js';
 import { fetchKubelet, isKubeletProxy, kubeletErrorStatus, type KubeletClientTls, type KubeletTarget } from './kubelet-proxy.js';
-import type { WatchResponse } from './interfaces.js';
+import { isStreamedResponse, type WatchResponse } from './interfaces.js';
+import { settleStreamed } from './aggregator/stream-relay.js';
 import type { AggregatedApi, AggregationSource, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
 import { ProcessMetrics } from './process-metrics.js';
@@ -185,6 +186,8 @@ export class ApiServer {
    */
   async handle(req: ServerRequest): Promise<ApiResponse | WatchResponse> {
     const res = await this.handleRequest(req);
+    // An aggregated API's long-running answer: a watch as events, anything else read whole.
+    if (isStreamedResponse(res)) return settleStreamed(res).catch((err: unknown) => errorResponse(err, this.cfg.logger));
     if (!isKubeletProxy(res)) return res;
     try {
       return await this.readKubelet(res.kubelet);

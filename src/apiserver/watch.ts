@@ -5,6 +5,7 @@ import { StatusError } from '../api/errors.js';
 import type { KubeObject, WatchEvent } from '../api/types.js';
 import { StoreError, type StoreEvent, type WatchHandle } from '../storage/interfaces.js';
 import type { Clock, Timer } from '../util/clock.js';
+import { convertingSink } from './crd/conversion-sink.js';
 import type { ResourceStore } from './resource-store.js';
 
 export interface WatchSink {
@@ -33,6 +34,8 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
   let handle: WatchHandle | undefined;
   let closed = false;
   const timers: Timer[] = [];
+  // Custom resources converted by a webhook: each event's object in this watch's version, in order.
+  if (rs.converts) sink = convertingSink(sink, async (o) => (await rs.served([o]))[0], () => stop());
   const stop = () => {
     if (closed) return;
     closed = true;

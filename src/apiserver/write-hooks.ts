@@ -44,7 +44,12 @@ export function writeHooks(h: ResourceHandler, ctx: RequestContext, operation: O
         operation, decl: ctx.decl, namespace: namespace ?? '', name: obj.metadata.name ?? '', subresource,
         object: obj, oldObject: old, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
       };
-      await h.cfg.admission?.admit(attrs, h.server.lookup);
+      try {
+        await h.cfg.admission?.admit(attrs, h.server.lookup);
+      } finally {
+        // Warnings reach the client even when admission rejects (kube's recorder writes them as they are added).
+        addWarnings(ctx.headers, attrs.warnings);
+      }
     },
     validate: async (obj, old) => {
       const a = attrs!;
@@ -52,8 +57,11 @@ export function writeHooks(h: ResourceHandler, ctx: RequestContext, operation: O
       const sctx = { now: h.cfg.clock.now(), subresource: subresource || undefined };
       const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
       if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
-      await h.cfg.admission?.validate(a, h.server.lookup);
-      addWarnings(ctx.headers, a.warnings);
+      try {
+        await h.cfg.admission?.validate(a, h.server.lookup);
+      } finally {
+        addWarnings(ctx.headers, a.warnings);
+      }
       if (hook) {
         // A retried update starts over on a newer object: what the failed attempt allocated goes back first.
         await take()?.revert();
@@ -77,12 +85,16 @@ export function writeHooks(h: ResourceHandler, ctx: RequestContext, operation: O
 
 /**
  * Records the writer in metadata.managedFields (an `Update` entry), so a later server-side apply conflicts with what
- * e.g. `kubectl scale` changed. Only for writes that name a field manager, or objects whose fields are already
- * tracked: the components' own high-volume writes (bindings, kubelet status) stay cheap.
+ * e.g. `kubectl scale` changed. Only for writes that name a field manager, objects whose fields are already tracked,
+ * and creates by a client that sends a User-Agent (a controller's ReplicaSet is `kube-controller-manager`'s, as on
+ * kube); the per-pod high-volume kinds below stay untracked unless named, so the kubelets' status writes stay cheap.
  */
+const UNTRACKED_CREATES = new Set(['pods', 'events', 'leases', 'endpoints', 'endpointslices']);
+
 function trackManagedFields(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined, subresource: string): void {
   const named = first(ctx.req.query?.fieldManager);
-  if (!h.cfg.patcher.trackUpdate || (!named && !old?.metadata.managedFields)) return;
+  const createdByAgent = !old && !subresource && !!ctx.req.userAgent && !UNTRACKED_CREATES.has(ctx.decl.plural);
+  if (!h.cfg.patcher.trackUpdate || (!named && !old?.metadata.managedFields && !createdByAgent)) return;
   // Without fieldManager kube-apiserver names the manager after the User-Agent's product (e.g. `kubectl`); the
   // in-process components have no User-Agent, so their user name stands in (system:kube-scheduler → kube-scheduler).
   const manager = named || ctx.req.userAgent?.split('/')[0] || ctx.user.name.replace(/^system:/, '');

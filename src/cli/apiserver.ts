@@ -9,6 +9,7 @@ import { Cluster } from '../cluster/cluster.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { addLogLevel, collect, loggerFor, parsePort, serveUntilSignal } from './component-runtime.js';
 import type { LogLevel } from '../util/log.js';
+import { AUTHORIZATION_MODE_CHOICES, authorizationModesFromFlag, DEFAULT_AUTHORIZATION_MODES } from '../apiserver/authz/modes.js';
 
 interface Opts {
   dataDir: string;
@@ -18,6 +19,7 @@ interface Opts {
   serviceClusterIpRange: string;
   controlPlaneEndpoint?: string;
   writeKubeconfig?: string;
+  authorizationMode: string;
   logLevel: LogLevel;
 }
 
@@ -37,7 +39,8 @@ export function apiserverCommand(): Command {
     .option('--etcd-servers <urls>', 'with --storage etcd: etcd client URLs, comma-separated (kube-apiserver\'s flag)', collect)
     .option('--service-cluster-ip-range <cidrs>', 'Service ClusterIP ranges: one CIDR, or two of different families', '10.96.0.0/12')
     .option('--control-plane-endpoint <url>', 'the URL joining nodes are told (kube-public/cluster-info); this server when absent')
-    .option('--write-kubeconfig <file>', 'where to write the admin kubeconfig (default <data-dir>/kubeconfig)');
+    .option('--write-kubeconfig <file>', 'where to write the admin kubeconfig (default <data-dir>/kubeconfig)')
+    .option('--authorization-mode <modes>', `ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (Node, RBAC, AlwaysAllow, AlwaysDeny are served)`, DEFAULT_AUTHORIZATION_MODES.join(','));
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {
     if (o.storage !== 'sqlite' && o.storage !== 'etcd') throw new InvalidArgumentError(`invalid --storage "${o.storage}": sqlite or etcd`);
@@ -48,6 +51,12 @@ export function apiserverCommand(): Command {
       parseServiceCidrs(o.serviceClusterIpRange);
     } catch (err) {
       throw new InvalidArgumentError(`invalid --service-cluster-ip-range "${o.serviceClusterIpRange}": ${(err as Error).message}`);
+    }
+    let authorizationModes: string[];
+    try {
+      authorizationModes = authorizationModesFromFlag(o.authorizationMode);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
     }
     const logger = loggerFor(o.logLevel);
     const dataDir = resolve(o.dataDir);
@@ -60,7 +69,7 @@ export function apiserverCommand(): Command {
     // The same Cluster `winkube up` runs, with no component beside the API server.
     const cluster = new Cluster({
       dataDir, port: o.port, logger, store, serviceCidr: o.serviceClusterIpRange, controlPlaneEndpoint: o.controlPlaneEndpoint,
-      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`),
+      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`), authorizationModes,
     });
     try {
       await cluster.start();

@@ -1,10 +1,12 @@
 // `winkube controller-manager --kubeconfig K`: the controllers `winkube up` runs, as their own process, leading through
-// the kube-system/kube-controller-manager Lease; signs node CSRs with --cluster-signing-cert-file/--key-file.
+// the kube-system/kube-controller-manager Lease; signs node CSRs with --cluster-signing-cert-file/--key-file. Each
+// controller acts as its kube-system ServiceAccount through TokenRequest tokens, as --use-service-account-credentials.
 
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadKubeconfig } from '../client/kubeconfig.js';
 import { startComponents } from '../cluster/components.js';
+import { tokenRequestClientBuilder } from '../controllers/token-client-builder.js';
 import { RealClock } from '../util/clock.js';
 import type { LogLevel } from '../util/log.js';
 import { addLeaderElection, addLogLevel, collect, kubeconfigClient, loggerFor, durationOption, runWhenLeading, serveUntilSignal, type LeaderElectionFlags } from './component-runtime.js';
@@ -53,15 +55,19 @@ export function controllerManagerCommand(): Command {
       : undefined;
     const client = kubeconfigClient(o.kubeconfig);
     const kubeconfigPath = o.kubeconfig ?? process.env.KUBECONFIG?.split(':')[0];
-    const rootCA = o.rootCaFile ? read('--root-ca-file', o.rootCaFile) : kubeconfigPath ? loadKubeconfig(kubeconfigPath).ca : undefined;
+    const target = loadKubeconfig(kubeconfigPath!);
+    const rootCA = o.rootCaFile ? read('--root-ca-file', o.rootCaFile) : target.ca;
     const clock = new RealClock();
+    // --use-service-account-credentials, kubeadm's setting: this process's own credentials create each controller's
+    // ServiceAccount and its TokenRequest; the controllers then act only as their ServiceAccounts.
+    const controllerClients = tokenRequestClientBuilder(target, clock);
     const logger = loggerFor(o.logLevel);
     let running: Awaited<ReturnType<typeof startComponents>> | undefined;
     const election = runWhenLeading({
       flags: o, client, clock, logger, component: 'controller-manager',
       start: async () => {
         running = await startComponents({
-          controlPlane: { client: () => client }, clock, logger, profiles: [], run: { controllers: true, scheduler: false, nodes: false },
+          controlPlane: { client: () => client }, controllerClients, clock, logger, profiles: [], run: { controllers: true, scheduler: false, nodes: false },
           rootCA, clusterSigning, controllers: o.controllers, progress: (s) => process.stdout.write(`  ✓ ${s}\n`),
           nodeLifecycle: { monitorGracePeriodMs: o.nodeMonitorGracePeriod }, podAutoscaler: { syncPeriodMs: o.horizontalPodAutoscalerSyncPeriod },
         });
@@ -70,6 +76,7 @@ export function controllerManagerCommand(): Command {
     await serveUntilSignal('controller-manager', async () => {
       await running?.stop();
       await election.stop();
+      controllerClients.close();
     });
   });
 }

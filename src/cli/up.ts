@@ -10,6 +10,7 @@ import { loadProfiles } from '../cluster/components.js';
 import { parseGoDuration } from '../controllers/nodelifecycle/config.js';
 import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
+import { AUTHORIZATION_MODE_CHOICES, authorizationModesFromFlag, DEFAULT_AUTHORIZATION_MODES } from '../apiserver/authz/modes.js';
 import { createLogger, type LogLevel } from '../util/log.js';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.js';
 import type { Command } from './main.js';
@@ -28,6 +29,8 @@ const FLAGS: FlagSpec[] = [
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
   { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
+  { name: 'authorization-mode', type: 'string', help: `kube-apiserver's: ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (winkube serves Node, RBAC, AlwaysAllow and AlwaysDeny)`, default: DEFAULT_AUTHORIZATION_MODES.join(','), placeholder: 'MODES' },
+  { name: 'scheduler-thread', type: 'boolean', help: 'run the scheduler in a worker thread beside the API server, so scheduling uses a second core; --scheduler-thread=false keeps it on the API server\'s thread', default: true },
   { name: 'node-monitor-grace-period', type: 'string', help: 'kube-controller-manager\'s: how long a node\'s kubelet may stay silent (no Lease renewal, no status) before the node is NotReady; keep it above the kubelets\' 10s Lease renewal plus the 5s monitor period', default: '50s', placeholder: 'DURATION' },
 ];
 
@@ -75,6 +78,13 @@ export const upCommand: Command = {
       parseServiceCidrs(serviceCidr);
     } catch (err) {
       throw new UsageError(`invalid --service-cidr "${serviceCidr}": ${(err as Error).message}`);
+    }
+    // kube-apiserver's start-up check of --authorization-mode, worded as it words it.
+    let authorizationModes: string[];
+    try {
+      authorizationModes = authorizationModesFromFlag(flags['authorization-mode'] as string);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
     }
     const storage = flags.storage as string;
     if (storage !== 'sqlite' && storage !== 'etcd') throw new UsageError(`invalid --storage "${storage}": sqlite or etcd`);
@@ -125,7 +135,8 @@ export const upCommand: Command = {
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
       dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, serviceCidr,
-      gmsaWebhook: flags['gmsa-webhook'] as boolean,
+      gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes,
+      schedulerThread: flags['scheduler-thread'] ? { logLevel: level } : undefined,
     });
     let stopping = false;
     const stop = async (signal: string) => {

@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResponse, Transport, WatchStream } from './interfac
 
 /** What the transport needs from the server: the API server core's `handle`. */
 export interface InProcessServer {
-  handle(req: ApiRequest & { user?: { name: string; groups: string[] } }): Promise<ApiResponse | InProcessWatch>;
+  handle(req: ApiRequest & { user?: { name: string; groups: string[] }; userAgent?: string }): Promise<ApiResponse | InProcessWatch>;
 }
 
 interface InProcessWatch {
@@ -25,16 +25,18 @@ export class InProcessTransport implements Transport {
   constructor(
     private readonly server: InProcessServer,
     private readonly user: { name: string; groups: string[] } = { name: 'system:admin', groups: ['system:masters'] },
+    /** What an HTTP client would send as User-Agent; it names the field manager of writes that name none. */
+    private readonly userAgent?: string,
   ) {}
 
   async request(req: ApiRequest): Promise<ApiResponse> {
-    const res = await this.server.handle({ ...req, body: req.handOver ? req.body : copy(req.body), user: this.user });
+    const res = await this.server.handle({ ...req, body: req.handOver ? req.body : copy(req.body), user: this.user, userAgent: this.userAgent });
     if (isWatch(res)) throw new Error(`in-process transport: ${req.path} answered with a watch stream to a plain request`);
     return req.handOver || Buffer.isBuffer(res.body) ? res : { ...res, body: copy(res.body) };
   }
 
   async watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream> {
-    const res = await this.server.handle({ ...req, user: this.user });
+    const res = await this.server.handle({ ...req, user: this.user, userAgent: this.userAgent });
     if (!isWatch(res)) {
       checkResponse(res);
       throw new Error(`in-process transport: ${req.path} did not answer with a watch stream`);

@@ -35,6 +35,7 @@ export const R = {
   jobs: rt('batch', 'v1', 'jobs', 'Job'),
   cronjobs: rt('batch', 'v1', 'cronjobs', 'CronJob'),
   endpointslices: rt('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice'),
+  networkpolicies: rt('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy'),
   poddisruptionbudgets: rt('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget'),
   runtimeclasses: rt('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
   customresourcedefinitions: rt('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),

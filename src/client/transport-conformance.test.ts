@@ -1,5 +1,5 @@
-// Runs the Transport conformance suite for both transports against the same kind of control plane:
-// in-process, and HTTP over HTTPS with client-certificate authentication through the real front end.
+// Runs the Transport conformance suite for every transport against the same kind of control plane: in-process, over
+// a MessagePort (worker-thread components), and HTTP over HTTPS with client-certificate authentication.
 
 import { STRATEGIES } from '../api/strategies/index.js';
 import { HttpFrontEnd } from '../apiserver/http-server.js';
@@ -9,6 +9,9 @@ import { RealClock } from '../util/clock.js';
 import { silentLogger } from '../util/log.js';
 import { createClient } from './client.js';
 import { HttpTransport } from './http-transport.js';
+import { InProcessTransport } from './in-process.js';
+import { PortTransport, servePort } from './port-transport.js';
+import { MessageChannel } from 'node:worker_threads';
 import { transportConformance } from './transport-conformance.js';
 
 // Small enough that the 410 case needs only a few dozen writes.
@@ -23,6 +26,23 @@ async function controlPlane(): Promise<ControlPlane> {
 transportConformance('in-process', async () => {
   const cp = await controlPlane();
   return { client: cp.client(), watchWindow: WATCH_WINDOW, stop: () => cp.stop() };
+});
+
+transportConformance('message port (a component in a worker thread)', async () => {
+  const cp = await controlPlane();
+  const { port1, port2 } = new MessageChannel();
+  const endWatches = servePort(port2, new InProcessTransport(cp.api));
+  const transport = new PortTransport(port1);
+  return {
+    client: createClient(transport),
+    watchWindow: WATCH_WINDOW,
+    stop: async () => {
+      transport.close();
+      endWatches();
+      port1.close();
+      await cp.stop();
+    },
+  };
 });
 
 transportConformance('HTTPS', async () => {

@@ -52,8 +52,12 @@ export interface ClusterConfig {
   components?: ComponentsConfig['run'];
   /** The address the cluster-info ConfigMap gives joining nodes (kubeadm's controlPlaneEndpoint); this server when absent. */
   controlPlaneEndpoint?: string;
+  /** Run the scheduler in a worker thread (ComponentsConfig.schedulerThread); in this thread when absent. */
+  schedulerThread?: ComponentsConfig['schedulerThread'];
   /** Install windows-gmsa's CRD and admission webhook (`winkube up --gmsa-webhook`, on by default there). */
   gmsaWebhook?: boolean;
+  /** kube-apiserver's --authorization-mode, in order; Node,RBAC when absent. */
+  authorizationModes?: readonly string[];
 }
 
 export class Cluster {
@@ -75,7 +79,7 @@ export class Cluster {
     this.pki = loadOrCreatePki(cfg.dataDir, [...new Set(['127.0.0.1', '::1', '10.96.0.1', apiServiceIP])]);
     this.controlPlane = new ControlPlane({
       dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES, serviceCidr: cfg.serviceCidr,
-      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert },
+      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert }, authorizationModes: cfg.authorizationModes,
     });
     this.http = new HttpFrontEnd({
       api: this.controlPlane.api,
@@ -146,7 +150,7 @@ export class Cluster {
       clusterSigning: this.pki.ca,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
-      run: this.cfg.components,
+      run: this.cfg.components, schedulerThread: this.cfg.schedulerThread,
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
       ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
     });

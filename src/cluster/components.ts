@@ -13,24 +13,30 @@ import { parseFleet } from '../node/fleet.js';
 import type { NodeProfile } from '../node/profile.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { Clock } from '../util/clock.js';
-import type { Logger } from '../util/log.js';
+import type { Logger, LogLevel } from '../util/log.js';
+import { startComponentThread, type ComponentThread } from './threads/component-thread.js';
 import type { ControlPlane } from './control-plane.js';
 import { NODE_AGENT_USER, NODE_AGENTS_GROUP } from './component-rbac.js';
 import type { Client } from '../client/interfaces.js';
+import { inProcessClientBuilder, type ControllerClientBuilder } from '../controllers/identity.js';
 
 /**
  * The identities of the in-process components (docs/cli.md, component identities): the scheduler and each kubelet as
  * kube names them (system:kube-scheduler; system:node:<name> in system:nodes, limited by the Node authorizer and
- * NodeRestriction), the node agent's shared informers as system:winkube:node-agent. The controller-manager still runs
- * privileged: its controllers share one client instead of kube's per-controller ServiceAccounts
- * (--use-service-account-credentials), and winkube's controllers are not yet held to the system:controller:* roles.
+ * NodeRestriction), the node agent's shared informers as system:winkube:node-agent, and the controller-manager as
+ * kube's --use-service-account-credentials runs it: its informers as system:kube-controller-manager, each controller
+ * as its ServiceAccount kube-system/<name>, held to the system:controller:<name> role (src/controllers/identity.ts).
  */
 const AUTHENTICATED = ['system:authenticated'];
-const PRIVILEGED = ['system:masters', ...AUTHENTICATED];
 
 export interface ComponentsConfig {
   /** Where each component gets its client: the in-process API server, or a kubeconfig's server (separate processes). */
   controlPlane: Pick<ControlPlane, 'client'>;
+  /**
+   * The controller-manager's clients (its own, and one per controller ServiceAccount); in-process identities from
+   * `controlPlane.client` when absent. `winkube controller-manager` passes TokenRequest-backed ones.
+   */
+  controllerClients?: ControllerClientBuilder;
   /** Each kubelet's own client (system:node:<name>); the agent's client serves them all when absent. */
   nodeClient?: (node: string) => Client;
   clock: Clock;
@@ -56,6 +62,8 @@ export interface ComponentsConfig {
   apiServer?: NodeAgentOptions['apiServer'];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
+  /** Run the scheduler in a worker thread (`winkube up`), its own logger at this level; in this thread when absent. */
+  schedulerThread?: { logLevel: LogLevel };
   /** The node lifecycle controller's settings (--node-monitor-grace-period). */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** The horizontal pod autoscaler's settings (--horizontal-pod-autoscaler-sync-period). */
@@ -81,21 +89,31 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   const profiles = cfg.profiles ?? loadProfiles(cfg.fleetFile);
   const out: RunningComponents = { nodeCount: 0, stop: async () => {} };
   const stops: (() => void)[] = [];
+  const threads: ComponentThread[] = [];
 
   if (run.controllers) {
-    const client = controlPlane.client({ name: 'system:kube-controller-manager', groups: PRIVILEGED });
+    const clients = cfg.controllerClients ?? inProcessClientBuilder((user, userAgent) => controlPlane.client(user, userAgent));
     const cm = new ControllerManager({
-      client, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
+      client: clients.own, clients, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
       // A burst of pod status changes (thousands of pods starting) is one ReplicaSet sync per 100 ms, not one per pod.
       podEventBatchMs: 100,
-      recorder: (component) => createEventRecorder({ client, clock, logger, component }),
+      recorder: (component, client) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();
     stops.push(() => cm.stop());
     out.controllers = cm;
     step(`controller-manager running (${cm.controllers.length} controllers)`);
   }
-  if (run.scheduler) {
+  if (run.scheduler && cfg.schedulerThread) {
+    // The same scheduler in a worker thread: its filtering and scoring run on the second core.
+    const client = controlPlane.client({ name: 'system:kube-scheduler', groups: AUTHENTICATED });
+    const thread = await startComponentThread({
+      entry: new URL('./threads/scheduler-worker.js', import.meta.url), transport: client.transport, logger: logger.child('scheduler'),
+      logLevel: cfg.schedulerThread.logLevel,
+    });
+    threads.push(thread);
+    step('scheduler running (worker thread)');
+  } else if (run.scheduler) {
     const client = controlPlane.client({ name: 'system:kube-scheduler', groups: AUTHENTICATED });
     const informers = new InformerFactory({ client, clock, logger: logger.child('scheduler') });
     const scheduler = new Scheduler({ client, informers, clock, logger: logger.child('scheduler') });
@@ -120,6 +138,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   }
   out.stop = async () => {
     for (const s of stops.reverse()) s();
+    await Promise.all(threads.map((t) => t.stop()));
   };
   return out;
 }

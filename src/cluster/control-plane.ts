@@ -7,6 +7,7 @@ import { builtinResources } from '../api/builtin.js';
 import type { ResourceDecl, Strategy } from '../api/interfaces.js';
 import { getComponentSchemas, registryOpenApi } from '../api/openapi/index.js';
 import { withServedGroupVersions } from '../api/openapi/aggregated.js';
+import { withAggregatedOpenApi } from '../apiserver/aggregator/openapi.js';
 import { unknownFields } from '../apiserver/field-validation.js';
 import { tableFor } from '../api/printers/index.js';
 import { Registry } from '../api/registry.js';
@@ -35,6 +36,7 @@ import { ephemeralServiceAccountKeys, loadOrCreateServiceAccountKeys, type Servi
 import { R } from '../client/resources.js';
 import type { Store } from '../storage/interfaces.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { ThreadedSqliteStore } from '../storage/sqlite/threaded-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
 
@@ -59,6 +61,8 @@ export interface ControlPlaneConfig {
   kubeletClient?: KubeletClientTls;
   /** The ServiceAccount signing key; `<dataDir>/pki/sa.key` (made at first start) or a per-process key in memory. */
   serviceAccountKeys?: ServiceAccountKeys;
+  /** --authorization-mode, in order (src/apiserver/authz/modes.ts); Node,RBAC when absent. */
+  authorizationModes?: readonly string[];
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -72,6 +76,8 @@ export class ControlPlane {
   /** Rebuilds the stored ClusterIP and NodePort bitmaps from the Services: at start, then every 3 minutes. */
   readonly allocationRepair: AllocationRepair;
   private crds?: CrdController;
+  /** The API server's way to Services in the cluster: admission and conversion webhooks, APIServices. */
+  private readonly egress: ClusterEgress;
   /** kube-aggregator: APIServices, their availability, and the groups they proxy. */
   private aggregator?: Aggregator;
   /** Who a request is (certificates, ServiceAccount and bootstrap tokens); the HTTPS front end asks it. */
@@ -84,7 +90,8 @@ export class ControlPlane {
       this.store = cfg.store;
     } else if (cfg.dataDir) {
       mkdirSync(cfg.dataDir, { recursive: true });
-      this.store = new SqliteStore({ path: join(cfg.dataDir, 'state.db') });
+      // The file's statements, commits and checkpoints run in a worker thread, beside the API server's loop.
+      this.store = new ThreadedSqliteStore({ path: join(cfg.dataDir, 'state.db') });
     } else {
       this.store = new SqliteStore({ path: ':memory:' });
     }
@@ -111,13 +118,13 @@ export class ControlPlane {
           .catch((err: unknown) => cfg.logger.warn('failed to label legacy service account token with last-used date', { secret: `${namespace}/${name}`, err: String(err) }));
       },
     });
-    this.authorization = new Authorization({ clock: cfg.clock, logger: cfg.logger.child('authorization') });
+    this.authorization = new Authorization({ clock: cfg.clock, logger: cfg.logger.child('authorization'), modes: cfg.authorizationModes });
     // metrics.k8s.io, as a cluster with metrics-server installed serves it (kubectl top), behind its APIService (see
     // the aggregator below); the built-in review groups beside it, each with its Local APIService.
     const metrics = new MetricsApi({ clock: cfg.clock, logger: cfg.logger.child('metrics-server') });
     const inProcess = [...this.authentication.apis, this.authorization.reviewApi];
     const aggregated = [metrics, ...inProcess];
-    const egress = new ClusterEgress(() => cfg.kubeletClient);
+    const egress = (this.egress = new ClusterEgress(() => cfg.kubeletClient));
     this.api = new ApiServer({
       registry: this.registry,
       store: this.store,
@@ -143,7 +150,8 @@ export class ControlPlane {
       }).plugins]),
       authorizer: this.authorization.authorizer,
       // Their group versions are in /openapi/v3 too, so `kubectl explain` finds their kinds.
-      openapi: withServedGroupVersions(openapi, aggregated),
+      // The aggregated backends' OpenAPI joins in as their APIServices become Available (src/apiserver/aggregator/openapi.ts).
+      openapi: withAggregatedOpenApi(withServedGroupVersions(openapi, aggregated), () => this.aggregator?.openapi),
       watchCacheSize: cfg.watchCacheSize,
       kubeletClient: cfg.kubeletClient,
       aggregated: inProcess,
@@ -177,9 +185,9 @@ export class ControlPlane {
     });
   }
 
-  /** A client that talks to this API server without sockets. */
-  client(user?: { name: string; groups: string[] }): Client {
-    return createClient(new InProcessTransport(this.api, user));
+  /** A client that talks to this API server without sockets, as `user`, sending `userAgent` as an HTTP client would. */
+  client(user?: { name: string; groups: string[] }, userAgent?: string): Client {
+    return createClient(new InProcessTransport(this.api, user, userAgent));
   }
 
   /** Where pods reach kube-apiserver: the `kubernetes` Service's endpoint on the control-plane node. */
@@ -192,7 +200,7 @@ export class ControlPlane {
     // CustomResourceDefinitions: names, Established, serving and cleanup, inside the API server as kube runs them.
     this.crds = new CrdController({
       api: this.api, client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), clock: this.cfg.clock,
-      logger: this.cfg.logger.child('apiextensions'),
+      logger: this.cfg.logger.child('apiextensions'), egress: this.egress,
     });
     await this.crds.start();
     // After the CRDs' first pass, so their APIServices are wanted before autoregister's first sync (aggregator.go).

@@ -8,7 +8,7 @@ import type { FieldError } from '../api/errors.js';
 test('network field errors name the field as kube does', () => {
   const cases: { os: 'linux' | 'windows'; v: unknown; want: string[] }[] = [
     { os: 'windows', v: { plugin: 'weave' }, want: ['n.plugin: Unsupported value: "weave": supported values: "flannel", "win-bridge", "win-overlay", "azure-vnet", "calico", "wincni", "ovn-k8s-cni-overlay"'] },
-    { os: 'linux', v: { plugin: 'win-bridge' }, want: ['n.plugin: Unsupported value: "win-bridge": supported values: "flannel", "bridge"'] },
+    { os: 'linux', v: { plugin: 'win-bridge' }, want: ['n.plugin: Unsupported value: "win-bridge": supported values: "flannel", "bridge", "calico"'] },
     { os: 'windows', v: { plugin: 'win-bridge', backend: 'vxlan' }, want: ['n.backend: Forbidden: only the flannel plugin has a backend'] },
     { os: 'windows', v: { backend: 'udp' }, want: ['n.backend: Unsupported value: "udp": supported values: "host-gw", "vxlan"'] },
     { os: 'windows', v: { vni: 0 }, want: ['n.vni: Invalid value: 0: must be an integer between 1 and 16777215'] },

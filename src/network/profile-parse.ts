@@ -14,9 +14,9 @@ const FIELDS = ['plugin', 'backend', 'vni', 'port', 'networkName', 'macPrefix', 
 const PROXY_FIELDS = ['mode', 'networkName', 'sourceVip', 'enableDSR', 'featureGates', 'hostnameOverride'];
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
-/** The plugins a node of each OS can run: the Windows reference plugins have no Linux binary, bridge no Windows one. */
+/** The plugins a node of each OS can run: the Windows reference plugins have no Linux binary, bridge no Windows one; Calico has both. */
 export function pluginsFor(os: 'linux' | 'windows'): CniPluginName[] {
-  return os === 'windows' ? CNI_PLUGINS.filter((p) => p !== 'bridge') : ['flannel', 'bridge'];
+  return os === 'windows' ? CNI_PLUGINS.filter((p) => p !== 'bridge') : ['flannel', 'bridge', 'calico'];
 }
 
 /** Validates `v` at `path` (errors appended) and returns the merged profile, or undefined when it is invalid. */

@@ -73,3 +73,50 @@ export function defaultNetworkProfile(os: 'linux' | 'windows'): NodeNetworkProfi
     ? { plugin: 'flannel', backend: 'host-gw', kubeProxy: { mode: 'kernelspace', networkName: 'cbr0', enableDSR: false, featureGates: {}, hostnameOverride: true } }
     : { plugin: 'flannel', backend: 'host-gw', kubeProxy: { mode: 'iptables', enableDSR: false, featureGates: {}, hostnameOverride: true } };
 }
+
+/**
+ * Who enforces NetworkPolicy on a node: the policy engine that comes with its CNI plugin, or nothing. A plugin that
+ * implements none leaves policies served by the API server and ignored on the wire, as a real cluster does.
+ */
+export interface NetworkPolicyEnforcement {
+  /** The engine that enforces (named in flow traces), or undefined: nothing on this node enforces NetworkPolicy. */
+  engine?: string;
+  /** Where the fact comes from. */
+  source: string;
+  /**
+   * Rules the engine's data plane cannot express and skips (so what they would allow stays blocked): Calico on
+   * Windows skips rules with negative matches (an ipBlock `except`) and named ports.
+   */
+  skips?: { ipBlockExcept: true; namedPorts: true; why: string };
+}
+
+const CALICO_WINDOWS_SKIPS = {
+  ipBlockExcept: true, namedPorts: true,
+  why: 'Calico for Windows skips rules with negative matches or named ports (projectcalico/calico felix/dataplane/windows/policysets/policysets.go protoRuleToHnsRules; an ipBlock except is a notNets match, libcalico-go k8s conversion)',
+} as const;
+
+/** Windows Server 2022: the first build Azure NPM runs on (Azure/azure-container-networking docs/npm.md). */
+const AZURE_NPM_WINDOWS_BUILD = 20348;
+
+/** The network policy capability of each plugin, in one place. */
+const POLICY_ENFORCEMENT: Record<CniPluginName, (os: 'linux' | 'windows', windowsBuild?: string) => NetworkPolicyEnforcement> = {
+  // Calico's Felix: iptables on Linux, HNS ACL endpoint policies on Windows (projectcalico/calico felix/dataplane/windows).
+  calico: (os) => os === 'windows'
+    ? { engine: 'Calico', source: 'Calico for Windows programs NetworkPolicy as HNS ACL endpoint policies (projectcalico/calico felix/dataplane/windows/policysets)', skips: CALICO_WINDOWS_SKIPS }
+    : { engine: 'Calico', source: 'Calico (Felix) enforces Kubernetes NetworkPolicy with iptables (projectcalico/calico felix)' },
+  // Seed 001 "Network modes": ovn-kubernetes applies distributed ACLs from Kubernetes policies.
+  'ovn-k8s-cni-overlay': () => ({ engine: 'OVN ACLs', source: 'ovn-kubernetes applies distributed ACLs from Kubernetes policies (seed 001 "Network modes")' }),
+  // Azure CNI enforces nothing itself; Azure NPM does, on Linux and on Windows Server 2022 only.
+  'azure-vnet': (os, build) => os === 'linux' || Number(build?.split('.')[2] ?? 0) >= AZURE_NPM_WINDOWS_BUILD
+    ? { engine: 'Azure NPM', source: 'Azure NPM enforces NetworkPolicy on Linux and Windows Server 2022 (Azure/azure-container-networking docs/npm.md)' }
+    : { source: `Azure NPM runs on Windows Server 2022 (10.0.${AZURE_NPM_WINDOWS_BUILD}) and later only, so azure-vnet enforces no NetworkPolicy here (Azure/azure-container-networking docs/npm.md)` },
+  flannel: () => ({ source: 'flannel routes pod traffic and implements no NetworkPolicy (flannel-io/flannel README; seed 001 "Network modes")' }),
+  'win-bridge': () => ({ source: 'win-bridge is a reference plugin that implements no NetworkPolicy (containernetworking/plugins)' }),
+  'win-overlay': () => ({ source: 'win-overlay is a reference plugin that implements no NetworkPolicy (containernetworking/plugins)' }),
+  wincni: () => ({ source: "v1.9's wincni.exe implements no NetworkPolicy (seed 004)" }),
+  bridge: () => ({ source: 'the bridge reference plugin with host-local implements no NetworkPolicy (containernetworking/plugins)' }),
+};
+
+export function networkPolicyEnforcement(os: 'linux' | 'windows', network: Pick<NodeNetworkProfile, 'plugin'>, windowsBuild?: string): NetworkPolicyEnforcement {
+  return POLICY_ENFORCEMENT[network.plugin](os, windowsBuild);
+}

@@ -26,6 +26,7 @@ import { commonPrefix6 } from '../network/ipam/cidr6.js';
 import { formatHnsView } from '../network/hns/format.js';
 import type { SliceLike } from '../network/proxy/service-ports.js';
 import { defaultNetworkProfile } from '../network/profile.js';
+import { feedPolicies } from '../network/policy/feed.js';
 import type { NetworkInspection } from './server/network-endpoints.js';
 import { Kubelet, type KubeletOptions } from './kubelet.js';
 import { leaseOf } from '../network/cni/flannel-setup.js';
@@ -86,6 +87,8 @@ export class NodeAgent {
   private readonly server?: KubeletServer;
   /** The cluster's data plane as this agent models it (its nodes' HNS and kube-proxies, its pods). */
   readonly network: ClusterNetwork;
+  /** NetworkPolicies and Namespaces: started with the others but not waited for (a joined node may not list them). */
+  private readonly policyInformers: Informer<KubeObject>[];
 
   constructor(private readonly o: NodeAgentOptions) {
     const names = new Set<string>();
@@ -148,6 +151,9 @@ export class NodeAgent {
       if (svc) serviceChanged(o.metadata.namespace ?? 'default', svc);
     };
     services.addHandler({ add: onService, update: (_old, o) => onService(o), delete: onService });
+    // NetworkPolicies and namespace labels, for the nodes whose CNI enforces policy (src/network/policy).
+    this.policyInformers = [this.informers.for(R.networkpolicies), namespaces];
+    feedPolicies(this.network, this.policyInformers[0], namespaces);
     endpointSlices.addHandler({ add: onSlice, update: (_old, o) => onSlice(o), delete: onSlice });
     this.lookups.push(services, endpointSlices, claims, volumes, csiDrivers, attachments);
     // A claim the resizer left FileSystemResizePending is finished by the kubelet of a node that mounts it.
@@ -231,7 +237,7 @@ export class NodeAgent {
     };
     nodes.addHandler({ add: (o) => peer(o), update: (_old, o) => peer(o), delete: (o) => peer(o, true) });
     const lookups = [this.configMaps, this.secrets, this.runtimeClasses, nodes, ...this.lookups];
-    for (const inf of lookups) inf.start();
+    for (const inf of [...lookups, ...this.policyInformers]) inf.start();
     await Promise.all(lookups.map((inf) => inf.waitForSync()));
     this.podInformer.addIndexer(NODE_NAME_INDEX, (o) => {
       const node = asPod(o).spec?.nodeName;

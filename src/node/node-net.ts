@@ -53,6 +53,8 @@ export class KubeletNodeNet {
   readonly node: NodeNet;
   /** The pods this kubelet has put in the model, by pod key (each under its address, and its IPv6 one if any). */
   private readonly announced = new Map<string, PodNet>();
+  /** The labels each announced pod had when policy renderings last saw it. */
+  private readonly labelsSeen = new Map<string, string>();
 
   constructor(private readonly o: NodeNetOptions) {
     const p = o.profile;
@@ -95,11 +97,25 @@ export class KubeletNodeNet {
   /** The pod's sandbox has its address: flows can reach it. */
   podUp(rec: PodRuntime): void {
     const ip = rec.podIP;
-    if (!ip || sandboxJoinsHostNetwork(this.o.profile, rec.pod) || this.announced.get(rec.key)?.ip === ip) return;
+    if (!ip || sandboxJoinsHostNetwork(this.o.profile, rec.pod)) return;
+    if (this.announced.get(rec.key)?.ip === ip) {
+      // A relabel changes which NetworkPolicies select the pod or admit it as a peer: their renderings (HNS ACLs) follow.
+      if (this.o.model.policies.index.size) {
+        const labels = JSON.stringify(rec.pod.metadata?.labels ?? {});
+        if (this.labelsSeen.get(rec.key) !== labels) {
+          this.labelsSeen.set(rec.key, labels);
+          this.o.model.policies.changed();
+        }
+      }
+      return;
+    }
     const pod: PodNet = {
       ip, ipv6: rec.podIPv6, node: this.node.name, namespace: rec.pod.metadata?.namespace ?? 'default', name: rec.pod.metadata?.name ?? '', hostNetwork: false,
       hostPorts: (rec.pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ hostPort: p.hostPort!, containerPort: p.containerPort, protocol: p.protocol ?? 'TCP' }))),
       listenerAt: (port, protocol) => podListener(rec, port, protocol, (c) => this.o.listeners(c)),
+      // rec.pod follows the pod's updates, so NetworkPolicy sees a relabelled pod at once.
+      labels: () => rec.pod.metadata?.labels,
+      containerPorts: (rec.pod.spec?.containers ?? []).flatMap((c) => c.ports ?? []),
     };
     this.announced.set(rec.key, pod);
     for (const a of [pod.ip, pod.ipv6]) if (a) this.o.model.setPod(a, pod);
@@ -109,6 +125,7 @@ export class KubeletNodeNet {
     const pod = this.announced.get(rec.key);
     if (!pod) return;
     this.announced.delete(rec.key);
+    this.labelsSeen.delete(rec.key);
     for (const a of [pod.ip, pod.ipv6]) if (a) this.o.model.setPod(a, undefined);
   }
 

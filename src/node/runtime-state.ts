@@ -117,6 +117,8 @@ export interface PodRuntime {
   isolation?: Isolation;
   /** After a failed attempt (volumes that cannot be set up, no pod IP), the sandbox is not tried again before this. */
   sandboxRetryAt?: number;
+  /** When the kubelet's current WaitForAttachAndMount began (its 2m3s timeout: src/node/volumes/attach-mount-wait.ts). */
+  volumeWaitSince?: number;
   /** Set for rejected pods (status.reason / status.message). */
   reason?: string;
   message?: string;

@@ -1,6 +1,6 @@
 // Dynamic admission through the API server core: webhook configurations as resources (validation, Table), a URL
-// webhook denying and mutating writes with warnings, a Service-backed webhook with no endpoints, and the
-// services/pods proxy subresources' errors.
+// webhook denying and mutating writes with warnings (kept on a rejection), matchPolicy Equivalent across HPA versions,
+// a Service-backed webhook with no endpoints, and the services/pods proxy subresources' errors.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,6 +66,47 @@ test('a Service-backed webhook and the proxy subresources answer kube\'s errors 
     assert.equal(noIP.status, 400);
     assert.equal(noIP.body.message, 'address not allowed');
   } finally {
+    await t.stop();
+  }
+});
+
+test('a rejecting webhook\'s warnings reach the client; matchPolicy Equivalent converts an autoscaling/v1 HPA for a v2 webhook', async () => {
+  const t = await startControlPlane();
+  const server = await startWebhookServer((review, path) => {
+    const obj = review.request.object as { apiVersion: string; metadata: { name: string }; spec?: { metrics?: unknown[] } };
+    if (path === '/deny') return { allowed: false, warnings: ['first look', 'second look'], status: { code: 403, reason: 'Forbidden', message: 'no' } };
+    if (path === '/warn-delete') return { allowed: false, warnings: ['deleting is watched'], status: { message: 'kept' } };
+    // The v2 webhook patches in v2's shape; the v1 answer shows it converted back.
+    return { allowed: true, warnings: [`saw ${obj.apiVersion} with ${obj.spec?.metrics?.length ?? 0} metric(s)`], patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/maxReplicas', value: 7 }])).toString('base64') };
+  });
+  const hook = (name: string, path: string, rules: unknown[], extra: Record<string, unknown> = {}) => ({ name, clientConfig: { url: server.url(path), caBundle: server.caBundle }, rules, sideEffects: 'None', admissionReviewVersions: ['v1'], ...extra });
+  try {
+    await t.client.create(vwc, undefined, { metadata: { name: 'deny' }, webhooks: [hook('deny.example.com', '/deny', [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }]),
+      hook('warn-delete.example.com', '/warn-delete', [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }])] });
+    // staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go records warnings before it returns the rejection.
+    const denied = await t.client.transport.request({ method: 'POST', path: '/api/v1/namespaces/default/secrets', body: { metadata: { name: 's' } } });
+    assert.equal(denied.status, 403);
+    assert.equal((denied.body as { message: string }).message, 'admission webhook "deny.example.com" denied the request: no');
+    assert.equal(denied.headers?.Warning, '299 - "first look", 299 - "second look"');
+    await t.client.create(R.configmaps, 'default', { metadata: { name: 'keep' } });
+    const kept = await t.client.transport.request({ method: 'DELETE', path: '/api/v1/namespaces/default/configmaps/keep' });
+    assert.equal(kept.status, 400);
+    assert.equal(kept.headers?.Warning, '299 - "deleting is watched"');
+
+    const v2rule = [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v2'], resources: ['horizontalpodautoscalers'] }];
+    await t.client.create(mwc, undefined, { metadata: { name: 'hpa' }, webhooks: [hook('equivalent.example.com', '/hpa', v2rule), hook('exact.example.com', '/hpa', v2rule, { matchPolicy: 'Exact' })] });
+    const hpa = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 } };
+    const before = server.requests.length;
+    const created = await t.client.transport.request({ method: 'POST', path: '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', body: hpa });
+    assert.equal(created.status, 201);
+    const calls = server.requests.slice(before).map((r) => r.review.request);
+    assert.equal(calls.length, 1, 'Exact skips the v1 request');
+    assert.deepEqual([calls[0].kind, calls[0].requestKind], [{ group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' }, { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' }]);
+    assert.equal(created.headers?.Warning, '299 - "saw autoscaling/v2 with 1 metric(s)"');
+    const body = created.body as { apiVersion: string; spec: { maxReplicas: number; targetCPUUtilizationPercentage: number } };
+    assert.deepEqual([body.apiVersion, body.spec.maxReplicas, body.spec.targetCPUUtilizationPercentage], ['autoscaling/v1', 7, 50]);
+  } finally {
+    await server.close();
     await t.stop();
   }
 });

@@ -20,6 +20,9 @@ function defaults(obj: KubeObject): void {
     if (!names.listKind && names.kind) names.listKind = `${names.kind}List`;
   }
   spec.conversion ??= { strategy: 'None' };
+  // SetDefaults_ServiceReference: a conversion webhook's Service port is 443 unless given.
+  const svc = spec.conversion?.webhook?.clientConfig?.service;
+  if (svc && typeof svc === 'object' && svc.port === undefined) svc.port = 443;
 }
 
 /** The storage version joins status.storedVersions (strategy.go PrepareForCreate/PrepareForUpdate). */

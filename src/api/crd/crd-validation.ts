@@ -8,6 +8,7 @@ import { GoValue } from '../validation/go-value.js';
 import { hasDefaults } from './schema-defaults.js';
 import { validateSchema } from './structural.js';
 import { validateRules } from './cel-rules.js';
+import { caBundleErrors, mustKeepValidCaBundle, validateConversion } from './conversion-validation.js';
 import { jsonEqual } from '../../util/json.js';
 import type { Crd, CrdColumn, CrdNames, CrdVersion } from './types.js';
 
@@ -42,6 +43,7 @@ export function validateCrdUpdate(crd: Crd, old: Crd): FieldError[] {
   if (old.spec?.scope && crd.spec?.scope !== old.spec.scope && (old.status?.storedVersions?.length ?? 0) > 0 && crd.spec?.group === old.spec.group) {
     errs.push(fieldErr.invalid('spec.scope', crd.spec?.scope ?? '', 'field is immutable'));
   }
+  if (mustKeepValidCaBundle(old)) errs.push(...caBundleErrors(crd));
   return errs;
 }
 
@@ -86,11 +88,7 @@ function validateSpec(crd: Crd): FieldError[] {
   if (!names.kind) errs.push(fieldErr.required('spec.names.kind'));
   if (!names.listKind) errs.push(fieldErr.required('spec.names.listKind'));
   errs.push(...validateNames(names, 'spec.names'));
-  const strategy = spec.conversion?.strategy;
-  if (strategy && strategy !== 'None' && strategy !== 'Webhook') errs.push(fieldErr.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
-  if (strategy === 'None' && spec.conversion?.webhook !== undefined) {
-    errs.push(fieldErr.forbidden('spec.conversion.webhookClientConfig', 'should not be set when strategy is not set to Webhook'));
-  }
+  errs.push(...validateConversion(crd));
   return errs;
 }
 

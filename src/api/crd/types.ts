@@ -94,12 +94,25 @@ export interface CrdCondition {
   message?: string;
 }
 
+/** spec.conversion (apiextensions/v1 CustomResourceConversion, WebhookConversion, WebhookClientConfig). */
+export interface CrdConversion {
+  strategy: string;
+  webhook?: {
+    clientConfig?: {
+      url?: string;
+      service?: { namespace?: string; name?: string; path?: string; port?: number };
+      caBundle?: string;
+    };
+    conversionReviewVersions?: string[];
+  };
+}
+
 export interface CrdSpec {
   group: string;
   names: CrdNames;
   scope: string;
   versions: CrdVersion[];
-  conversion?: { strategy: string; webhook?: unknown };
+  conversion?: CrdConversion;
   preserveUnknownFields?: boolean;
 }
 

@@ -1,5 +1,7 @@
 // Table printing for HorizontalPodAutoscalers and ReplicationControllers
 // (pkg/printers/internalversion/printers.go printHorizontalPodAutoscaler, formatHPAMetrics, printReplicationController).
+// Server-side printing, so the API server's release decides the TARGETS format: from v1.30 (kubernetes#122804) a
+// Resource or ContainerResource metric is prefixed with its resource name (`cpu: 40%/50%`); winkube serves v1.33.
 
 import type { ReplicationController } from 'kubernetes-types/core/v1.js';
 import { hpaV1ToV2, isHpaV1 } from '../conversions/autoscaling.js';
@@ -54,7 +56,8 @@ export function formatHpaMetrics(specs: Json[] | undefined, statuses: Json[] | u
       case 'Resource':
         return resourceCell(spec.resource?.name ?? '', spec.resource?.target, st?.resource?.current);
       case 'ContainerResource':
-        return resourceCell(`${spec.containerResource?.name ?? ''}/${spec.containerResource?.container ?? ''}`, spec.containerResource?.target, st?.containerResource?.current);
+        // Only the resource name, not the container: printers.go prints ContainerResource.Name as for Resource.
+        return resourceCell(spec.containerResource?.name ?? '', spec.containerResource?.target, st?.containerResource?.current);
       default:
         return '<unknown type>';
     }
@@ -83,8 +86,9 @@ export const HPA_TABLE: TableDef = {
     column('Reference', 'string', 'reference to the target resource (scaleTargetRef).'),
     column('Targets', 'string', 'the current and target metrics of the autoscaler.'),
     column('MinPods', 'string', 'lower limit for the number of pods (spec.minReplicas).'),
-    column('MaxPods', 'integer', 'upper limit for the number of pods (spec.maxReplicas).'),
-    column('Replicas', 'integer', 'current number of replicas of pods managed by this autoscaler.'),
+    // kube declares these two `string` while their cells are integers.
+    column('MaxPods', 'string', 'upper limit for the number of pods (spec.maxReplicas).'),
+    column('Replicas', 'string', 'current number of replicas of pods managed by this autoscaler.'),
     AGE_COLUMN,
   ],
   row: hpaRow,

@@ -9,14 +9,15 @@ import { translateTimestampSince } from './duration.js';
 
 function csiDriverRow(obj: KubeObject, now: number): TableCell[] {
   const d = obj as unknown as CSIDriver;
-  const audiences = (d.spec?.tokenRequests ?? []).map((t) => t.audience);
+  // `<unset>` only when the list is absent: an empty list prints as an empty cell.
+  const tokens = d.spec?.tokenRequests;
   const modes = d.spec?.volumeLifecycleModes ?? [];
   return [
     d.metadata?.name ?? '',
     d.spec?.attachRequired ?? true,
     d.spec?.podInfoOnMount ?? false,
     d.spec?.storageCapacity ?? false,
-    audiences.length ? audiences.join(',') : '<unset>',
+    tokens ? tokens.map((t) => t.audience).join(',') : '<unset>',
     d.spec?.requiresRepublish ?? false,
     modes.length ? modes.join(',') : '<none>',
     translateTimestampSince(d.metadata?.creationTimestamp, now),
@@ -62,7 +63,8 @@ export const CSI_NODE_TABLE: TableDef = {
 export const VOLUME_ATTACHMENT_TABLE: TableDef = {
   columns: [
     NAME_COLUMN,
-    column('Attacher', 'string', 'The CSI driver that attaches the volume.'),
+    // kube marks this column `format: name` too (kubectl only prefixes the first such column with the kind).
+    { ...column('Attacher', 'string', 'The CSI driver that attaches the volume.'), format: 'name' },
     column('PV', 'string', 'The PersistentVolume being attached.'),
     column('Node', 'string', 'The node the volume is attached to.'),
     column('Attached', 'boolean', 'Whether the attach operation succeeded.'),

@@ -4,6 +4,7 @@
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { TableCell, TableDef } from '../interfaces.js';
+import { canonicalQuantity } from '../quantity.js';
 import type { KubeObject } from '../types.js';
 import { AGE_COLUMN, NAME_COLUMN, column } from './columns.js';
 import { translateTimestampSince } from './duration.js';
@@ -33,15 +34,29 @@ export function isDefaultClass(sc: { metadata?: { annotations?: Record<string, s
 
 const unset = (s: string | undefined) => s || '<unset>';
 
+/** Quantity.String() of a storage capacity: canonical form, and the zero Quantity ("0") when absent. */
+function capacityString(v: string | undefined): string {
+  if (v === undefined || v === '') return '0';
+  try {
+    return canonicalQuantity(v);
+  } catch {
+    return v;
+  }
+}
+
+/** Both printers show a volume or claim being deleted as Terminating, whatever its phase. */
+const phaseOf = (o: { metadata?: { deletionTimestamp?: string }; status?: { phase?: string } }) =>
+  o.metadata?.deletionTimestamp ? 'Terminating' : o.status?.phase ?? '';
+
 function pvRow(obj: KubeObject, now: number): TableCell[] {
   const pv = obj as unknown as PersistentVolume;
   const ref = pv.spec?.claimRef;
   return [
     pv.metadata?.name ?? '',
-    pv.spec?.capacity?.storage ?? '',
+    capacityString(pv.spec?.capacity?.storage),
     accessModesString(pv.spec?.accessModes),
     pv.spec?.persistentVolumeReclaimPolicy ?? '',
-    pv.status?.phase ?? '',
+    phaseOf(pv),
     ref ? `${ref.namespace}/${ref.name}` : '',
     classOf(pv),
     unset((pv.spec as { volumeAttributesClassName?: string } | undefined)?.volumeAttributesClassName),
@@ -56,9 +71,9 @@ function pvcRow(obj: KubeObject, now: number): TableCell[] {
   const bound = pvc.spec?.volumeName ?? '';
   return [
     pvc.metadata?.name ?? '',
-    pvc.metadata?.deletionTimestamp ? 'Terminating' : pvc.status?.phase ?? '',
+    phaseOf(pvc),
     bound,
-    bound ? pvc.status?.capacity?.storage ?? '' : '',
+    bound ? capacityString(pvc.status?.capacity?.storage) : '',
     bound ? accessModesString(pvc.status?.accessModes) : '',
     classOf(pvc),
     unset((pvc.spec as { volumeAttributesClassName?: string } | undefined)?.volumeAttributesClassName),

@@ -122,7 +122,7 @@ export function validateRule(rule: WebhookRule, path: string): FieldError[] {
 }
 
 /** ValidateWebhookURL (https only; no user info, fragment or query). */
-function validateWebhookURL(path: string, raw: string): FieldError[] {
+export function validateWebhookURL(path: string, raw: string): FieldError[] {
   const form = '; desired format: https://host[/path]';
   let u: URL;
   try {
@@ -141,7 +141,7 @@ function validateWebhookURL(path: string, raw: string): FieldError[] {
 }
 
 /** ValidateWebhookService: name, namespace, a valid port, and a path of DNS-subdomain segments. */
-function validateWebhookService(path: string, svc: NonNullable<WebhookClientConfig['service']>): FieldError[] {
+export function validateWebhookService(path: string, svc: NonNullable<WebhookClientConfig['service']>): FieldError[] {
   const errs: FieldError[] = [];
   if (!svc.name) errs.push(fieldErr.required(`${path}.name`));
   if (!svc.namespace) errs.push(fieldErr.required(`${path}.namespace`));

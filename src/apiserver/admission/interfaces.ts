@@ -22,6 +22,11 @@ export interface AdmissionAttributes {
   subresource: string;
   /** The object being written (mutable in `admit`). Absent for DELETE. */
   object?: KubeObject;
+  /**
+   * The object's kind when it is not the resource's own (a subresource's: policy/v1 Eviction for pods/eviction),
+   * which webhooks receive as `kind`/`requestKind` (admission.Attributes GetKind).
+   */
+  kind?: { group: string; version: string; kind: string };
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;

@@ -54,6 +54,16 @@ export function nodeRestriction(): AdmissionPlugin {
 
 type Forbid = (why: string) => never;
 
+/** admitPodEviction: a node may evict only pods bound to it; the pod is named by the URL, else by the Eviction. */
+function admitPodEviction(node: string, a: AdmissionAttributes, lookup: AdmissionLookup, forbid: Forbid): void {
+  if (a.operation !== 'CREATE') forbid(`unexpected operation ${a.operation}`);
+  const podName = a.name || a.object?.metadata?.name || '';
+  if (!podName) forbid('could not determine pod from request data');
+  const existing = lookup.get('', 'pods', a.namespace, podName) as Pod | undefined;
+  if (!existing) throw StatusError.notFound('', 'pods', podName);
+  if (existing.spec?.nodeName !== node) forbid(`node ${node} can only evict pods with spec.nodeName set to itself`);
+}
+
 function admitPod(node: string, a: AdmissionAttributes, lookup: AdmissionLookup, forbid: Forbid): void {
   if (a.subresource === 'status') {
     if (a.operation !== 'UPDATE') forbid(`unexpected operation "${a.operation}"`);
@@ -64,10 +74,7 @@ function admitPod(node: string, a: AdmissionAttributes, lookup: AdmissionLookup,
     if (!same(claims(old), claims(a.object))) forbid(`node "${node}" cannot update resource claim statues`);
     return;
   }
-  if (a.subresource === 'eviction') {
-    // The eviction subresource is served without admission here; the Node authorizer still allows only create.
-    return;
-  }
+  if (a.subresource === 'eviction') return admitPodEviction(node, a, lookup, forbid);
   if (a.subresource) forbid(`unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
   if (a.operation === 'DELETE') {
     const existing = (a.oldObject ?? lookup.get('', 'pods', a.namespace, a.name)) as Pod | undefined;

@@ -1,7 +1,8 @@
 // The aggregation layer kube-apiserver puts in front of its own handlers (staging/src/k8s.io/kube-aggregator):
 // APIService objects decide which groups are served where. Local ones are the registry's; a service-backed one is
 // proxied to its Service (or, for a group this process implements, served in-process behind the same checks); groups
-// are ordered by APIService priority. It runs the autoregister and availability controllers beside it.
+// are ordered by APIService priority; the backends' OpenAPI is merged into the server's. It runs the autoregister
+// and availability controllers beside it.
 
 import type { Crd } from '../../api/crd/types.js';
 import type { ApiService } from '../../api/validation/apiregistration.js';
@@ -19,6 +20,7 @@ import { AvailableController } from './available-controller.js';
 import { fetchBackendDiscovery } from './backend-discovery.js';
 import type { V2Resource } from './discovery-convert.js';
 import { GatedApi } from './gated-api.js';
+import { AggregatedSpecs, fetchBackendSpecs } from './openapi.js';
 import { sortedByGroupAndVersion } from './priorities.js';
 import { authProxyHeaders, RemoteApi, requestBackend } from './remote-api.js';
 import { APISERVICES } from './resources.js';
@@ -57,6 +59,8 @@ export class Aggregator implements AggregationSource {
   private readonly discovery = new Map<string, DiscoveryState>();
   private current: AggregatedApi[] = [];
   private ranks = new Map<string, number>();
+  /** The backends' OpenAPI, merged into the server's documents (openapi.ts withAggregatedOpenApi). */
+  readonly openapi = new AggregatedSpecs();
 
   constructor(private readonly cfg: AggregatorConfig) {
     const base = { client: cfg.client, clock: cfg.clock, logger: cfg.logger };
@@ -65,7 +69,7 @@ export class Aggregator implements AggregationSource {
     this.services = new Informer({ ...base, resource: R.services });
     this.endpoints = new Informer({ ...base, resource: R.endpoints });
     const rebuild = () => this.rebuild();
-    this.apiServices.addHandler({ add: rebuild, update: rebuild, delete: (s) => { this.discovery.delete(s.metadata.name!); rebuild(); } });
+    this.apiServices.addHandler({ add: rebuild, update: rebuild, delete: (s) => { this.discovery.delete(s.metadata.name!); this.openapi.delete(s.metadata.name!); rebuild(); } });
     this.autoregister = new AutoRegisterController({
       client: cfg.client, apiServices: this.apiServices, crds: this.crds, builtin: cfg.builtin, clock: cfg.clock, logger: cfg.logger.child('autoregister'),
     });
@@ -147,6 +151,14 @@ export class Aggregator implements AggregationSource {
     const local = this.cfg.inProcess?.find((b) => b.namespace === ref?.namespace && b.name === ref?.name);
     // The in-process group's resources are its own; the backend pod answered the availability check above.
     if (local) return local.api.resources.map((r) => ({ resource: r.plural, scope: r.namespaced ? 'Namespaced' : 'Cluster', verbs: r.verbs }));
-    return fetchBackendDiscovery({ service: svc, egress: this.cfg.egress }, this.cfg.lookup());
+    const backend = { service: svc, egress: this.cfg.egress };
+    const resources = await fetchBackendDiscovery(backend, this.cfg.lookup());
+    // Its OpenAPI follows on every check of an Available backend (on changes and every resync), as kube-aggregator's
+    // spec controllers refresh theirs; a failed download keeps the last specs.
+    const name = svc.metadata.name!;
+    fetchBackendSpecs(backend, this.cfg.lookup()).then((specs) => {
+      if (this.apiServices.get(name)) this.openapi.set(name, specs);
+    }, (err: unknown) => this.cfg.logger.info('failed to download the OpenAPI of APIService', { name, err: err instanceof Error ? err.message : String(err) }));
+    return resources;
   }
 }

@@ -1,9 +1,18 @@
 // AlwaysAllow: authorises every request (kube-apiserver --authorization-mode=AlwaysAllow).
 
-import type { Authorizer } from './interfaces.js';
+import type { Authorizer, RuleResolver } from './interfaces.js';
 
 export const NAME = 'AlwaysAllow';
 
-export function alwaysAllow(): Authorizer {
-  return { name: NAME, authorize: () => ({ decision: 'Allow' }) };
+export function alwaysAllow(): Authorizer & RuleResolver {
+  return {
+    name: NAME,
+    authorize: () => ({ decision: 'Allow' }),
+    // alwaysAllowAuthorizer.RulesFor: every verb on every resource and every non-resource URL.
+    rulesFor: () => ({
+      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+      incomplete: false,
+    }),
+  };
 }

@@ -13,6 +13,7 @@ import { runWorkers, WorkQueue } from '../../client/workqueue.js';
 import type { Clock } from '../../util/clock.js';
 import { jsonEqual } from '../../util/json.js';
 import type { Logger } from '../../util/log.js';
+import { ClusterEgress } from '../egress/egress.js';
 import type { ApiServer } from '../server.js';
 import { customResourceDecls } from './custom-resources.js';
 
@@ -26,6 +27,8 @@ export interface CrdControllerConfig {
   client: Client;
   clock: Clock;
   logger: Logger;
+  /** How conversion webhooks are reached (Services through the node agents); URL webhooks only when absent. */
+  egress?: ClusterEgress;
 }
 
 interface Served {
@@ -38,8 +41,10 @@ export class CrdController {
   private readonly informer: Informer<Crd>;
   private readonly queue: WorkQueue;
   private readonly served = new Map<string, Served>();
+  private readonly egress: ClusterEgress;
 
   constructor(private readonly cfg: CrdControllerConfig) {
+    this.egress = cfg.egress ?? new ClusterEgress(() => undefined);
     this.informer = new Informer<Crd>({ client: cfg.client, resource: CRDS, clock: cfg.clock, logger: cfg.logger });
     this.queue = new WorkQueue({ clock: cfg.clock, baseDelayMs: 5, maxDelayMs: 30_000 });
     const enqueue = (crd: Crd) => this.queue.add(crd.metadata.name!);
@@ -141,7 +146,7 @@ export class CrdController {
       return;
     }
     const state = { terminating };
-    const decls = customResourceDecls(crd, () => state.terminating);
+    const decls = customResourceDecls(crd, () => state.terminating, () => ({ egress: this.egress, lookup: this.cfg.api.lookup }));
     if (cur) this.cfg.api.removeResources(cur.decls);
     this.served.delete(name);
     try {

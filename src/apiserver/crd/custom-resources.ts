@@ -12,7 +12,9 @@ import type { Codec, ResourceDecl, ScaleDecl } from '../../api/interfaces.js';
 import { getComponentSchemas } from '../../api/openapi/index.js';
 import type { KubeObject } from '../../api/types.js';
 import { compareKubeAwareVersions } from '../../api/version-priority.js';
+import type { CallContext } from '../admission/webhook/client.js';
 import { unknownFields } from '../field-validation.js';
+import { WebhookConverter } from './conversion.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -62,12 +64,40 @@ function codec(crd: Crd, v: CrdVersion, storage: string): Codec {
   };
 }
 
-/** The decls of `crd`'s served versions, preferred version first; `terminating` is asked on every create. */
-export function customResourceDecls(crd: Crd, terminating: () => boolean): ResourceDecl[] {
+/**
+ * Conversion Webhook: objects keep the version they were stored in (pruned and defaulted when that is this version);
+ * the webhook converts the others on the way out and writes to the storage version on the way in (conversion.ts).
+ */
+function webhookCodec(crd: Crd, v: CrdVersion, storage: string, converter: WebhookConverter): Codec {
+  const apiVersion = `${crd.spec.group}/${v.name}`;
+  const schema = v.schema?.openAPIV3Schema;
+  const preserve = crd.spec.preserveUnknownFields === true;
+  return {
+    fromStorage(obj) {
+      if (obj.apiVersion === apiVersion && schema && !preserve) {
+        pruneObject(schema, obj, true);
+        applyDefaults(schema, obj);
+      }
+      return obj;
+    },
+    toStorage: (obj) => obj,
+    convert: {
+      fromStorage: (objs, list) => converter.convert(objs, v.name, list),
+      toStorage: async (obj) => (await converter.convert([obj], storage, false))[0],
+    },
+  };
+}
+
+/**
+ * The decls of `crd`'s served versions, preferred version first; `terminating` is asked on every create. `conversion`
+ * is how a Webhook strategy's calls reach the webhook.
+ */
+export function customResourceDecls(crd: Crd, terminating: () => boolean, conversion?: () => CallContext): ResourceDecl[] {
   const names = { ...crd.spec.names, ...(crd.status?.acceptedNames ?? {}) };
   const storage = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]!.name;
   const preserve = crd.spec.preserveUnknownFields === true;
   const served = crd.spec.versions.filter((v) => v.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
+  const converter = crd.spec.conversion?.strategy === 'Webhook' && conversion ? new WebhookConverter(crd, conversion) : undefined;
   return served.map((v): ResourceDecl => {
     const schema = v.schema?.openAPIV3Schema;
     const scale = v.subresources?.scale;
@@ -84,7 +114,7 @@ export function customResourceDecls(crd: Crd, terminating: () => boolean): Resou
       subresources: status || scale ? { status: status || undefined, scale: scale ? scaleDecl(scale) : undefined } : undefined,
       strategy: crStrategy({ group: crd.spec.group, plural: names.plural, schema, statusSubresource: status, scale, terminating }),
       table: crTable(v.additionalPrinterColumns),
-      storedAs: { group: crd.spec.group, plural: names.plural, codec: codec(crd, v, storage) },
+      storedAs: { group: crd.spec.group, plural: names.plural, codec: converter ? webhookCodec(crd, v, storage, converter) : codec(crd, v, storage) },
       openapiSchema: crOpenApiSchema(schema),
       unknownFields: unknownOf(schema, preserve),
       refusedPatchTypes: ['strategic'],

@@ -4,7 +4,7 @@
 
 import type { AdmissionLookup } from '../admission/interfaces.js';
 import type { KubeletClientTls } from '../kubelet-proxy.js';
-import { egressRequest, type EgressRequest, type EgressResponse } from './http-request.js';
+import { egressRequest, egressStream, type EgressRequest, type EgressResponse, type EgressStream } from './http-request.js';
 import { dialPod } from './pod-dialer.js';
 import { resolveServiceEndpoint, type PodEndpoint } from './service-resolver.js';
 
@@ -29,13 +29,22 @@ export class ClusterEgress {
    * failures (`no endpoints available for service "x"`) surface as the transport error of that URL.
    */
   toService(lookup: AdmissionLookup, svc: ServiceRef, r: ClusterRequest): Promise<EgressResponse> {
+    return egressRequest(this.serviceRequest(lookup, svc, r));
+  }
+
+  /** The same, for a long-running answer read as it arrives (a watch through an aggregated API). */
+  streamFromService(lookup: AdmissionLookup, svc: ServiceRef, r: ClusterRequest): Promise<EgressStream> {
+    return egressStream(this.serviceRequest(lookup, svc, r));
+  }
+
+  private serviceRequest(lookup: AdmissionLookup, svc: ServiceRef, r: ClusterRequest): EgressRequest {
     const host = ClusterEgress.serviceHost(svc);
-    return egressRequest({
+    return {
       ...r, url: new URL(`${r.scheme ?? 'https'}://${host}:${svc.port}${r.path}`), serverName: host,
       // Kept connections go to the endpoint chosen when each was opened, as connections to a ClusterIP do.
       poolKey: `service:${svc.namespace}/${svc.name}:${svc.port}`,
       dial: async (signal) => dialPod(lookup, this.creds(), resolveServiceEndpoint(lookup, svc.namespace, svc.name, svc.port), signal),
-    });
+    };
   }
 
   /** A request to one pod address (services/proxy and pods/proxy after their own resolution). */

@@ -97,15 +97,22 @@ function flatHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
+/** A response whose body is read as it arrives (a watch through an aggregated API). */
+export interface EgressStream {
+  status: number;
+  headers: Record<string, string>;
+  /** The body; destroying it closes the connection (a pooled one is not reused). */
+  body: http.IncomingMessage;
+}
+
+/** Sends the request and resolves with the response once its headers are in; the body is the caller's to read. */
+async function send(r: EgressRequest, ctl: AbortController): Promise<http.IncomingMessage> {
   const u = r.url;
   const secure = u.protocol === 'https:';
   const port = Number(u.port || (secure ? 443 : 80));
   const hostName = u.hostname.replace(/^\[|\]$/g, '');
   const addr = `${u.hostname}:${port}`;
   const serverName = r.serverName ?? hostName;
-  const ctl = new AbortController();
-  const timer = r.timeoutMs !== undefined ? setTimeout(() => ctl.abort(), r.timeoutMs) : undefined;
   const tlsOpts: tls.ConnectionOptions = {
     ca: r.ca || undefined, servername: isIP(serverName) ? undefined : serverName, ALPNProtocols: ['http/1.1'],
     rejectUnauthorized: !r.insecure,
@@ -122,7 +129,7 @@ export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
       const raw = await r.dial(ctl.signal);
       stream = secure ? tls.connect({ ...tlsOpts, socket: raw as unknown as import('node:net').Socket }) : raw;
     }
-    return await new Promise<EgressResponse>((resolve, reject) => {
+    return await new Promise<http.IncomingMessage>((resolve, reject) => {
       const headers = { ...r.headers, host: u.host, ...(r.body ? { 'content-length': String(r.body.length) } : {}) };
       const opts: https.RequestOptions = { method: r.method, path: `${u.pathname}${u.search}`, headers, signal: ctl.signal };
       let req: http.ClientRequest;
@@ -137,12 +144,7 @@ export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
         req = http.request({ ...opts, host: hostName, port });
       }
       req.on('socket', (s) => (s as { setNoDelay?: (v: boolean) => void }).setNoDelay?.(true));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      req.on('response', resolve);
       req.on('error', (err) => {
         stream?.destroy();
         reject(ctl.signal.aborted ? new EgressError('context deadline exceeded', 'timeout') : goTransportError(err, addr, serverName));
@@ -151,6 +153,36 @@ export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
     });
   } catch (err) {
     throw ctl.signal.aborted && !(err instanceof EgressError) ? new EgressError('context deadline exceeded', 'timeout') : goTransportError(err, addr, serverName);
+  }
+}
+
+export async function egressRequest(r: EgressRequest): Promise<EgressResponse> {
+  const ctl = new AbortController();
+  const timer = r.timeoutMs !== undefined ? setTimeout(() => ctl.abort(), r.timeoutMs) : undefined;
+  try {
+    const res = await send(r, ctl);
+    const chunks: Buffer[] = [];
+    try {
+      for await (const c of res) chunks.push(c as Buffer);
+    } catch (err) {
+      throw ctl.signal.aborted ? new EgressError('context deadline exceeded', 'timeout') : err;
+    }
+    return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks) };
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/**
+ * The same request for a long-running answer: no deadline once the response has begun (a watch lasts as long as
+ * either end wants), `timeoutMs` bounds only the wait for its headers.
+ */
+export async function egressStream(r: EgressRequest): Promise<EgressStream> {
+  const ctl = new AbortController();
+  const timer = r.timeoutMs !== undefined ? setTimeout(() => ctl.abort(), r.timeoutMs) : undefined;
+  try {
+    const res = await send(r, ctl);
+    return { status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: res };
   } finally {
     if (timer) clearTimeout(timer);
   }

@@ -51,6 +51,10 @@ export class BootstrapSigner extends QueueController {
     for (const k of Object.keys(cm.data ?? {})) if (k.startsWith('jws-kubeconfig-') && !(k in want)) patch[k] = null;
     for (const [k, v] of Object.entries(want)) if (cm.data?.[k] !== v) patch[k] = v;
     if (Object.keys(patch).length === 0) return;
-    await this.client.patch(R.configmaps, CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME, 'merge', { data: patch });
+    // An update, as bootstrapsigner's signConfigMap does: the system:controller:bootstrap-signer Role in kube-public
+    // grants `update` on cluster-info and nothing else that writes (bootstrappolicy/namespace_policy.go).
+    const data: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...cm.data, ...patch })) if (v !== null) data[k] = v;
+    await this.client.update(R.configmaps, CLUSTER_INFO_NAMESPACE, { ...cm, metadata: { ...cm.metadata }, data });
   }
 }

@@ -67,8 +67,10 @@ export class DeploymentSync {
    */
   async setRevision(revision: string): Promise<void> {
     if (this.d.metadata.annotations?.[REVISION] === revision) return;
-    const res = await this.deps.client.patch<DeploymentObj>(R.deployments, this.ns, this.d.metadata.name!, 'merge',
-      { metadata: { annotations: { [REVISION]: revision } } }, { subresource: 'status' });
+    // UpdateStatus, as kube's getNewReplicaSet does: system:controller:deployment-controller may update
+    // deployments/status but not patch it.
+    const body: DeploymentObj = { ...this.d, metadata: { ...this.d.metadata, annotations: { ...this.d.metadata.annotations, [REVISION]: revision } } };
+    const res = await this.deps.client.update<DeploymentObj>(R.deployments, this.ns, body, { subresource: 'status' });
     this.d = withDefaults({ ...this.d, metadata: { ...this.d.metadata, annotations: res.metadata.annotations, resourceVersion: res.metadata.resourceVersion } });
   }
 

@@ -1,10 +1,14 @@
 // A simple garbage collector (after pkg/controller/garbagecollector/garbagecollector.go attemptToDeleteItem and
 // orphanDependents): deletes objects whose owners are all gone, drops dangling owner references when a live owner
-// remains, and honours the `orphan` and `foregroundDeletion` finalizers of owners being deleted.
+// remains, and honours the `orphan` and `foregroundDeletion` finalizers of owners being deleted. Like kube's
+// GetDeletableResources it follows every listable, watchable, deletable resource, custom resources included as their
+// CRDs become Established and go (pkg/controller/garbagecollector/graph_builder.go syncMonitors).
 
 import { isNotFound } from '../../api/errors.js';
 import { parseApiVersion, type KubeObject, type OwnerReference } from '../../api/types.js';
-import type { Informer } from '../../client/informer.js';
+import { isConditionTrue, type Crd } from '../../api/crd/types.js';
+import { compareKubeAwareVersions } from '../../api/version-priority.js';
+import { Informer } from '../../client/informer.js';
 import { supportsVerbs, type Client, type ResourceType } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
 import { QueueController, type ControllerOptions } from '../util/base.js';
@@ -19,6 +23,11 @@ type OwnerState = 'solid' | 'absent' | 'waiting';
 export interface GarbageCollectorOptions extends ControllerOptions {
   /** Types whose objects are watched as owners and dependents; defaults to every type in R except events. */
   resources?: ResourceType[];
+  /**
+   * Also follow the resources of Established CRDs as they come and go (kube's GC re-reads discovery for every
+   * deletable resource). On by default; off when `resources` is given, unless set.
+   */
+  customResources?: boolean;
 }
 
 const rtId = (rt: ResourceType) => `${rt.group}/${rt.resource}`;
@@ -31,6 +40,10 @@ export class GarbageCollector extends QueueController {
   private readonly byKind = new Map<string, ResourceType>();
   /** owner uid -> item keys of objects that list it as an owner */
   private readonly dependents = new Map<string, Set<string>>();
+  /** The Established CRDs' resources being followed, by CRD name: their own informers, started and stopped here. */
+  private readonly custom = new Map<string, { rt: ResourceType; informer: Informer<KubeObject> }>();
+  private readonly crdInformer?: Informer<Crd>;
+  private readonly base: { client: Client; clock: ControllerOptions['clock']; logger: ControllerOptions['logger'] };
 
   constructor(opts: GarbageCollectorOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
@@ -39,20 +52,84 @@ export class GarbageCollector extends QueueController {
     // and relist, scraping every kubelet each time).
     const resources = opts.resources ?? Object.values(R).filter((rt) => rt.resource !== 'events' && supportsVerbs(rt, GC_VERBS));
     for (const rt of Object.values(R)) this.byKind.set(`${rt.group}/${rt.kind}`, rt);
-    for (const rt of resources) {
-      const informer = opts.informers.for<KubeObject>(rt);
-      this.byId.set(rtId(rt), { rt, informer });
-      this.byKind.set(`${rt.group}/${rt.kind}`, rt);
-      informer.addHandler({
-        add: (o) => this.observe(rt, undefined, o),
-        update: (old, o) => this.observe(rt, old, o),
-        delete: (o) => this.removed(rt, o),
-      });
+    for (const rt of resources) this.follow(rt, opts.informers.for<KubeObject>(rt));
+    this.base = { client: opts.client, clock: opts.clock, logger: opts.logger.child(NAME) };
+    if (opts.customResources ?? !opts.resources) {
+      // Like the namespace controller, from the CRDs themselves: a controller-manager of its own process sees them too.
+      const crds = (this.crdInformer = opts.informers.for<Crd>(R.customresourcedefinitions));
+      crds.addHandler({ add: (c) => this.crdChanged(c), update: (_o, c) => this.crdChanged(c), delete: (c) => this.unfollowCrd(c.metadata.name!) });
     }
   }
 
   protected informersToSync() {
-    return [...this.byId.values()].map((x) => x.informer);
+    const builtins = [...this.byId.values()].filter((x) => ![...this.custom.values()].includes(x)).map((x) => x.informer);
+    return this.crdInformer ? [...builtins, this.crdInformer] : builtins;
+  }
+
+  override stop(): void {
+    super.stop();
+    for (const name of [...this.custom.keys()]) this.unfollowCrd(name);
+  }
+
+  /** Watches `rt`'s objects as owners and dependents. */
+  private follow(rt: ResourceType, informer: Informer<KubeObject>): { rt: ResourceType; informer: Informer<KubeObject> } {
+    const entry = { rt, informer };
+    this.byId.set(rtId(rt), entry);
+    this.byKind.set(`${rt.group}/${rt.kind}`, rt);
+    informer.addHandler({
+      add: (o) => this.observe(rt, undefined, o),
+      update: (old, o) => this.observe(rt, old, o),
+      delete: (o) => this.removed(rt, o),
+    });
+    return entry;
+  }
+
+  /** A CRD's resource as GC follows it: Established, at its preferred served version; undefined otherwise. */
+  private crdResource(crd: Crd): ResourceType | undefined {
+    if (!isConditionTrue(crd, 'Established')) return undefined;
+    const names = { ...crd.spec.names, ...(crd.status?.acceptedNames ?? {}) };
+    const served = crd.spec.versions.filter((v) => v.served).map((v) => v.name).sort(compareKubeAwareVersions);
+    if (!served.length || !names.plural || !names.kind) return undefined;
+    return { group: crd.spec.group, version: served[0], resource: names.plural, kind: names.kind, namespaced: crd.spec.scope === 'Namespaced' };
+  }
+
+  private crdChanged(crd: Crd): void {
+    const name = crd.metadata.name!;
+    const rt = this.crdResource(crd);
+    const cur = this.custom.get(name);
+    if (cur && rt && cur.rt.version === rt.version && rtId(cur.rt) === rtId(rt) && cur.rt.kind === rt.kind) return;
+    if (cur) this.unfollowCrd(name);
+    // A resource a built-in (or another CRD) already serves under the same path is followed there.
+    if (!rt || this.byId.has(rtId(rt))) return;
+    const informer = new Informer<KubeObject>({ ...this.base, resource: rt });
+    this.custom.set(name, this.follow(rt, informer));
+    informer.start();
+    // Objects that named an owner of this kind before it was followed (its owner may be gone already): check again.
+    void informer.waitForSync().then(() => {
+      if (this.custom.get(name)?.informer === informer) this.requeueOwnedBy(rt);
+    });
+  }
+
+  private unfollowCrd(name: string): void {
+    const cur = this.custom.get(name);
+    if (!cur) return;
+    this.custom.delete(name);
+    cur.informer.stop();
+    this.byId.delete(rtId(cur.rt));
+    this.byKind.delete(`${cur.rt.group}/${cur.rt.kind}`);
+    // Its objects stop counting as dependents; owners of an unknown kind are never taken for gone.
+    for (const o of cur.informer.list()) {
+      const key = this.itemKey(cur.rt, o);
+      for (const r of o.metadata.ownerReferences ?? []) this.dependents.get(r.uid)?.delete(key);
+    }
+  }
+
+  private requeueOwnedBy(rt: ResourceType): void {
+    for (const { rt: t, informer } of this.byId.values()) {
+      for (const o of informer.list()) {
+        if (o.metadata.ownerReferences?.some((r) => r.kind === rt.kind && parseApiVersion(r.apiVersion).group === rt.group)) this.queue.add(this.itemKey(t, o));
+      }
+    }
   }
 
   private itemKey(rt: ResourceType, o: KubeObject): string {

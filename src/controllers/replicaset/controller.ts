@@ -21,6 +21,14 @@ import { podsToDelete } from './rank.js';
 import { createPodsInBatches, deletePods, type PodControl } from '../util/pod-control.js';
 import { calculateStatus } from './status.js';
 
+/**
+ * A ReplicaSet's pod events are gathered for at least podEventBatchMs, and for longer when its last sync was slow:
+ * this many times that sync's duration, so re-reading a big ReplicaSet's pods takes at most about 1/20 of the
+ * controller's time, up to MAX_POD_EVENT_BATCH_MS (the Job controller's syncJobBatchPeriod, pkg/controller/job).
+ */
+const BATCH_PER_SYNC_MS = 20;
+const MAX_POD_EVENT_BATCH_MS = 1000;
+
 /** Pods by their controller's UID (orphans under ORPHAN): what a ReplicaSet may own or adopt. */
 const CONTROLLER_UID_INDEX = 'replicaset-controller-uid';
 const ORPHAN = '';
@@ -67,6 +75,8 @@ export class ReplicaSetController extends QueueController {
   private readonly rsInformer: Informer<ReplicaSetObj>;
   private readonly podInformer: Informer<PodObj>;
   readonly expectations: Expectations;
+  /** How long each ReplicaSet's last sync took (ms), which stretches its pod-event batch. */
+  private readonly syncMs = new Map<string, number>();
 
   constructor(opts: ReplicaSetControllerOptions) {
     const flavor = opts.flavor ?? REPLICA_SET_FLAVOR;
@@ -85,6 +95,7 @@ export class ReplicaSetController extends QueueController {
       update: (_old, rs) => this.queue.add(objectKey(rs)),
       delete: (rs) => {
         this.expectations.delete(objectKey(rs));
+        this.syncMs.delete(objectKey(rs));
         this.queue.add(objectKey(rs));
       },
     });
@@ -152,8 +163,9 @@ export class ReplicaSetController extends QueueController {
 
   /** A pod of this ReplicaSet changed: sync it, gathering a burst of such events into one sync. */
   private enqueueForPod(key: string): void {
-    if (this.podEventBatchMs > 0) this.queue.addAfter(key, this.podEventBatchMs);
-    else this.queue.add(key);
+    if (this.podEventBatchMs <= 0) return this.queue.add(key);
+    const slow = BATCH_PER_SYNC_MS * (this.syncMs.get(key) ?? 0);
+    this.queue.addAfter(key, Math.min(MAX_POD_EVENT_BATCH_MS, Math.max(this.podEventBatchMs, slow)));
   }
 
   private podDeleted(pod: PodObj): void {
@@ -166,6 +178,16 @@ export class ReplicaSetController extends QueueController {
   // ---- reconcile ----
 
   async reconcile(key: string): Promise<void> {
+    const started = this.clock.now();
+    try {
+      await this.sync(key);
+    } finally {
+      if (this.rsInformer.get(key)) this.syncMs.set(key, this.clock.now() - started);
+      else this.syncMs.delete(key);
+    }
+  }
+
+  private async sync(key: string): Promise<void> {
     const { namespace } = splitKey(key);
     const cached = this.rsInformer.get(key);
     if (!cached) {

@@ -59,6 +59,9 @@ export class RootCaPublisher extends QueueController {
       return;
     }
     if (cm.data?.['ca.crt'] === this.rootCA && Object.keys(cm.data).length === 1 && cm.metadata.annotations?.['kubernetes.io/description'] === DESCRIPTION) return;
-    await this.client.patch(R.configmaps, namespace, CONFIGMAP_NAME, 'merge', { metadata: { annotations: { 'kubernetes.io/description': DESCRIPTION } }, data: { ...Object.fromEntries(Object.keys(cm.data ?? {}).map((k) => [k, null])), ...data } });
+    // An update (publisher.go syncNamespace): system:controller:root-ca-cert-publisher may create and update configmaps only.
+    await this.client.update(R.configmaps, namespace, {
+      ...cm, metadata: { ...cm.metadata, annotations: { ...cm.metadata.annotations, 'kubernetes.io/description': DESCRIPTION } }, data,
+    });
   }
 }

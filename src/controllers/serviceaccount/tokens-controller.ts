@@ -79,10 +79,12 @@ export class TokensController extends QueueController {
     if (data.token && data.namespace && (data['ca.crt'] || !this.rootCA) && wantUID) return;
     const token = data.token ? Buffer.from(data.token, 'base64').toString('utf8')
       : await this.signer.sign(legacyClaims(namespace, { name: saName, uid: sa.metadata.uid ?? '' }, name));
-    const patch = {
-      metadata: { annotations: { [SA_NAME_ANNOTATION]: saName, [SA_UID_ANNOTATION]: sa.metadata.uid }, resourceVersion: s.metadata.resourceVersion },
-      data: { token: b64(token), namespace: b64(namespace), ...(this.rootCA ? { 'ca.crt': b64(this.rootCA) } : {}) },
-    };
-    await this.client.patch(R.secrets, namespace, name, 'merge', patch);
+    // An update of the read version (tokens_controller.go generateTokenIfNeeded): the controller-manager's own role
+    // (system:kube-controller-manager) may update secrets but not patch them.
+    await this.client.update(R.secrets, namespace, {
+      ...s,
+      metadata: { ...s.metadata, annotations: { ...s.metadata.annotations, [SA_NAME_ANNOTATION]: saName, [SA_UID_ANNOTATION]: sa.metadata.uid ?? '' } },
+      data: { ...data, token: b64(token), namespace: b64(namespace), ...(this.rootCA ? { 'ca.crt': b64(this.rootCA) } : {}) },
+    });
   }
 }

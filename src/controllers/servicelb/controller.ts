@@ -77,9 +77,11 @@ export class ServiceLbController extends QueueController {
       if (!s.metadata.deletionTimestamp && s.status?.loadBalancer?.ingress?.length) {
         await this.client.patch(R.services, namespace, name, 'merge', { status: { loadBalancer: { ingress: null } } }, { subresource: 'status' });
       }
+      // Through services/status, as cloud-provider's servicehelper.PatchService does: the service controller's role
+      // (system:controller:service-controller) may patch services/status only, and the status strategy keeps metadata.
       await this.client.patch(R.services, namespace, name, 'merge', {
         metadata: { finalizers: (s.metadata.finalizers ?? []).filter((f) => f !== LB_FINALIZER), resourceVersion: s.metadata.resourceVersion },
-      });
+      }, { subresource: 'status' });
       this.recorder.event(s, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
       return;
     }
@@ -88,7 +90,7 @@ export class ServiceLbController extends QueueController {
     if (!hasFinalizer) {
       await this.client.patch(R.services, namespace, name, 'merge', {
         metadata: { finalizers: [...(s.metadata.finalizers ?? []), LB_FINALIZER], resourceVersion: s.metadata.resourceVersion },
-      });
+      }, { subresource: 'status' });
       if (current) return;
     }
     this.recorder.event(s, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer');

@@ -191,9 +191,11 @@ export class FakeClient implements Client {
   private write<T extends KubeObject>(rt: ResourceType, old: KubeObject, next: KubeObject, subresource?: string): T {
     let out: KubeObject;
     if (subresource === 'status') {
-      // Status strategies keep the spec but take annotations from the request (e.g. deploymentStatusStrategy).
+      // Status strategies keep the spec but take metadata from the request: annotations (deploymentStatusStrategy) and
+      // finalizers (cloud-provider's PatchService adds the load-balancer cleanup finalizer through services/status).
       out = { ...structuredClone(old), status: next.status };
       if (next.metadata.annotations !== undefined) out.metadata.annotations = structuredClone(next.metadata.annotations);
+      if (next.metadata.finalizers !== undefined) out.metadata.finalizers = structuredClone(next.metadata.finalizers);
     } else if (subresource === 'finalize') {
       out = structuredClone(old);
       out.spec = { ...(old.spec as object), finalizers: (next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [] };

@@ -23,17 +23,23 @@ const bigger = (a: unknown, b: unknown): boolean => {
   return !!qa && !!qb && compareQuantity(qa, qb) > 0;
 };
 
+/** external-resizer's event source: `external-resizer <driver>` (one resizer per driver in a real cluster). */
+export const resizerComponent = (driver: string) => `external-resizer ${driver}`;
+
 export class CsiResizer extends QueueController {
   readonly name = NAME;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
+  private readonly recorders = new Map<string, EventRecorder>();
+  private readonly recorderFor?: (component: string) => EventRecorder;
   private readonly pvcs: Informer<PVCObj>;
   private readonly pvs: Informer<PVObj>;
 
-  constructor(opts: RecordingControllerOptions) {
+  constructor(opts: RecordingControllerOptions & { recorderFor?: (component: string) => EventRecorder }) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 1);
     this.client = opts.client;
     this.recorder = opts.recorder;
+    this.recorderFor = opts.recorderFor;
     this.pvcs = opts.informers.for<PVCObj>(R.persistentvolumeclaims);
     this.pvs = opts.informers.for<PVObj>(R.persistentvolumes);
     this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: () => undefined });
@@ -41,6 +47,13 @@ export class CsiResizer extends QueueController {
 
   protected informersToSync() {
     return [this.pvcs, this.pvs];
+  }
+
+  private driverRecorder(driver: string): EventRecorder {
+    if (!this.recorderFor) return this.recorder;
+    let r = this.recorders.get(driver);
+    if (!r) this.recorders.set(driver, (r = this.recorderFor(resizerComponent(driver))));
+    return r;
   }
 
   async reconcile(key: string): Promise<void> {
@@ -53,8 +66,9 @@ export class CsiResizer extends QueueController {
     if (!pvCached || !driver) return;
     const claim = clone(cached);
     const pvName = pvCached.metadata.name!;
+    const recorder = this.driverRecorder(driver.name);
     if (bigger(want, pvCached.spec?.capacity?.storage)) {
-      this.recorder.event(claim, 'Normal', 'Resizing', `External resizer is resizing volume ${pvName}`);
+      recorder.event(claim, 'Normal', 'Resizing', `External resizer is resizing volume ${pvName}`);
       const pv = clone(pvCached);
       pv.spec = { ...pv.spec, capacity: { ...(pv.spec?.capacity ?? {}), storage: want! } };
       await this.client.update(R.persistentvolumes, undefined, pv);
@@ -68,11 +82,13 @@ export class CsiResizer extends QueueController {
         conditions: [{ type: 'FileSystemResizePending', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: now, message: FS_RESIZE_PENDING_MESSAGE }],
       };
       await this.client.update(R.persistentvolumeclaims, claim.metadata.namespace, { ...claim, status } as PVCObj, { subresource: 'status' });
-      this.recorder.event(claim, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node');
+      recorder.event(claim, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node');
       return;
     }
-    const status = { ...claim.status, capacity: { ...(claim.status?.capacity ?? {}), storage: want! }, conditions: [] };
+    // No resize condition left: the field goes (kube's omitempty), rather than an empty list.
+    const status = { ...claim.status, capacity: { ...(claim.status?.capacity ?? {}), storage: want! } };
+    delete status.conditions;
     await this.client.update(R.persistentvolumeclaims, claim.metadata.namespace, { ...claim, status } as PVCObj, { subresource: 'status' });
-    this.recorder.event(claim, 'Normal', 'VolumeResizeSuccessful', 'Resize volume succeeded');
+    recorder.event(claim, 'Normal', 'VolumeResizeSuccessful', 'Resize volume succeeded');
   }
 }

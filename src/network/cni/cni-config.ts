@@ -56,8 +56,14 @@ export function defaultCniConfig(node: NodeAddressing, p: NodeNetworkProfile, o:
   const clusterCIDR = p.clusterCIDR ?? o.clusterCIDR ?? DEFAULT_CLUSTER_CIDR;
   const serviceCIDR = p.serviceCIDR ?? o.serviceCIDR ?? DEFAULT_SERVICE_CIDR;
   const name = configNetworkName(node.os, p);
+  if (node.os === 'linux' && p.plugin === 'calico') {
+    // calico.yaml's cni_network_config with host-local IPAM over the node's pod CIDR, and portmap for hostPorts.
+    const calico = { type: 'calico', log_level: 'info', datastore_type: 'kubernetes', nodename: node.name, mtu: 1500, ipam: { type: 'host-local', subnet: 'usePodCidr' }, policy: { type: 'k8s' }, kubernetes: { kubeconfig: '/etc/cni/net.d/calico-kubeconfig' } };
+    const text = JSON.stringify({ name: 'k8s-pod-network', cniVersion: '0.3.1', plugins: [calico, { type: 'portmap', snat: true, capabilities: { portMappings: true } }] }, null, 2);
+    return { path: `${LINUX_CNI_CONF_DIR}/10-calico.conflist`, text: `${text}\n` };
+  }
   if (node.os === 'linux') {
-    // kube-flannel.yml cni-conf.json (bridge for any non-flannel plugin on Linux).
+    // kube-flannel.yml cni-conf.json (bridge for any other plugin on Linux).
     const first = p.plugin === 'flannel'
       ? { type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } }
       : { type: 'bridge', bridge: 'cni0', isGateway: true, ipMasq: true, hairpinMode: true, ipam: { type: 'host-local', ranges: [[{ subnet: node.podCIDR }]], routes: [{ dst: '0.0.0.0/0' }] } };

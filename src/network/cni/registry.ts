@@ -5,7 +5,8 @@ import { CniError, CniRegistry, type CniContext, type CniResult, type NetConfJso
 import { skelCheck, field } from './netconf.js';
 import { createBridge, LINUX_CNI_BIN, NAME as BRIDGE } from './plugins/bridge.js';
 import { createFlannel, NAME as FLANNEL } from './plugins/flannel.js';
-import { createAzureVnet, createCalico, createOvnCni, createOvnOverlay, createWincni } from './plugins/hns-simple.js';
+import { createAzureVnet, createOvnCni, createOvnOverlay, createWincni } from './plugins/hns-simple.js';
+import { createCalico } from './plugins/calico.js';
 import { createPortmap, NAME as PORTMAP } from './plugins/portmap.js';
 import { createWinBridge, NAME as WIN_BRIDGE, WINDOWS_CNI_BIN } from './plugins/win-bridge.js';
 import { createWinOverlay, NAME as WIN_OVERLAY } from './plugins/win-overlay.js';

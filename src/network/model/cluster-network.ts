@@ -5,6 +5,7 @@
 import type { Service } from 'kubernetes-types/core/v1.js';
 import { contains, ipToInt, parseCidr, type Cidr } from '../ipam/cidr.js';
 import { canonicalIp, inCidr, nthHost6, parseCidr6 } from '../ipam/cidr6.js';
+import { NetworkPolicies } from '../policy/policy-state.js';
 import { servicePortsOf, type SliceLike } from '../proxy/service-ports.js';
 import { traceFlow } from './trace.js';
 import type { Flow, NodeNet, PodNet, Trace } from './types.js';
@@ -32,6 +33,8 @@ export class ClusterNetwork {
   private readonly nodePorts = new Map<number, string>();
   /** Round-robin position per load balancer (HNS id or iptables chain): backends take turns, as random choice averages. */
   private readonly turns = new Map<string, number>();
+  /** NetworkPolicies and namespace labels; enforced where a node's CNI enforces them (src/network/policy). */
+  readonly policies = new NetworkPolicies();
   readonly serviceCidr: Cidr;
   readonly clusterCidr: Cidr;
   readonly nodeCidr: Cidr;
@@ -89,6 +92,8 @@ export class ClusterNetwork {
   setPod(ip: string, pod: PodNet | undefined): void {
     if (pod) this.pods.set(canonicalIp(ip), pod);
     else this.pods.delete(canonicalIp(ip));
+    // Policy peers are pods by address: renderers of policy (HNS ACLs) follow pods coming and going.
+    if (this.policies.index.size) this.policies.changed();
   }
 
   podByIP(ip: string): PodNet | undefined {

@@ -4,6 +4,7 @@
 
 import { canonicalIp, inCidr, isIPv6 } from '../ipam/cidr6.js';
 import { LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer } from '../hns/types.js';
+import { checkPolicy } from '../policy/flow-check.js';
 import type { ClusterNetwork } from './cluster-network.js';
 import type { Fate, Flow, Hop, NodeNet, PodNet, Trace } from './types.js';
 
@@ -54,6 +55,15 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
   }
 
   let step: Step = { ip: flow.to, port: flow.port, seenSource: srcIP };
+  // The node the flow starts on, before a NodePort or external address hands it to another node.
+  const originNode = srcNode;
+  // NetworkPolicy egress of the source pod, decided by its node's CNI, toward where the flow now goes (after DNAT).
+  const policyEgress = (): Trace | undefined => {
+    if (!srcPod || fromHost) return undefined;
+    const c = checkPolicy(net, 'Egress', srcPod, net.nodes.get(srcPod.node), step.ip, flow.protocol, step.port);
+    if (c.hop) hops.push(c.hop);
+    return c.denied ? end('timeout', c.denied) : undefined;
+  };
 
   // Service addresses answer no ICMP: kube-proxy programs only the Service's ports (windows-facts §4.4; iptables alike).
   if (flow.protocol === 'ICMP' && net.serviceOfVIP(flow.to)) {
@@ -110,6 +120,8 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
     if (fromHost && srcNode.os === 'windows' && podNode && podNode !== srcNode && (srcNode.network.backend ?? 'host-gw') === 'vxlan' && srcNode.network.plugin === 'flannel') {
       return end('timeout', `node to pod connectivity over flannel VXLAN is not possible on Windows by design: only pods local to ${srcNode.name} are reachable from it (seed 001 "CNI Plugins", seed 002 "CNI plugin limitations")`);
     }
+    const egressDenied = policyEgress();
+    if (egressDenied) return egressDenied;
     if (podNode && podNode !== srcNode) {
       const routed = routeBetween(net, srcNode, podNode, hops, v6);
       if (routed) return end('timeout', routed);
@@ -119,10 +131,19 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
       // --hostname-override deletes them).
       return end('timeout', `the HNS endpoint of pod ${pod.namespace}/${pod.name} on ${podNode.name} was deleted, so its vNIC is gone`);
     }
+    // NetworkPolicy ingress of the destination pod, decided by its node's CNI. A source NATed to this very node on
+    // the way in is seen by the policy as the client before SNAT (the filter runs before POSTROUTING's masquerade).
+    const fromOwnNode = fromHost && originNode === podNode;
+    const natedHere = !fromOwnNode && !!podNode && (step.seenSource === podNode.ip || (!!podNode.ipv6 && step.seenSource === canonicalIp(podNode.ipv6)));
+    const ingress = checkPolicy(net, 'Ingress', pod, podNode, natedHere ? srcIP : step.seenSource, flow.protocol, step.port, fromOwnNode);
+    if (ingress.hop) hops.push(ingress.hop);
+    if (ingress.denied) return end('timeout', ingress.denied);
     return deliver(net, flow, step, pod, end, hops);
   }
   const node = pod ? net.nodes.get(pod.node) : net.nodeByIP(step.ip);
   if (node) {
+    const egressDenied = policyEgress();
+    if (egressDenied) return egressDenied;
     if (srcNode && srcNode !== node) {
       hops.push({ at: `node ${srcNode.name}`, rule: `${step.ip} is node ${node.name} on the node network` });
     }
@@ -130,6 +151,8 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
   }
   if (net.inClusterCIDR(step.ip)) return end('timeout', `no running pod has address ${step.ip}`);
   if (net.inServiceCIDR(step.ip)) return end('timeout', `no Service has ClusterIP ${step.ip}`);
+  const egressDenied = policyEgress();
+  if (egressDenied) return egressDenied;
   return egress(net, flow, srcNode, srcIP, srcPod, step, end, hops);
 }
 

@@ -44,6 +44,10 @@ export interface PodNet {
   hostPorts?: { hostPort: number; containerPort: number; protocol: string }[];
   /** What listens on the pod's port (undefined: nothing, the port is closed). */
   listenerAt(port: number, protocol: 'TCP' | 'UDP'): Listener | undefined;
+  /** The pod's labels as they are now (NetworkPolicy selects by them, so a relabel applies at once). */
+  labels?(): Readonly<Record<string, string>> | undefined;
+  /** Its containers' declared ports: NetworkPolicy named ports resolve to them. */
+  containerPorts?: { name?: string; containerPort: number; protocol?: string }[];
 }
 
 export type FlowSource =

@@ -8,7 +8,7 @@ import tls from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ClusterNetwork } from '../../network/model/cluster-network.js';
-import type { Listener } from '../shell/interfaces.js';
+import type { HttpResponse, Listener } from '../shell/interfaces.js';
 import type { Logger } from '../../util/log.js';
 import { HOP_BY_HOP_HEADERS } from '../../util/hop-headers.js';
 
@@ -56,6 +56,23 @@ export class PodDialer {
     socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n${DIAL_FATE_HEADER}: ${fate}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
 
+  /** A long-running answer, chunked: each write goes out as it is made; the program stops when the client goes. */
+  private stream(res: ServerResponse, status: number, headers: Record<string, string>, first: Buffer, start: NonNullable<HttpResponse['stream']>): void {
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    if (first.length) res.write(first);
+    let ended = false;
+    const stop = start({
+      write: (c) => { if (!ended) res.write(c); },
+      end: () => { if (!ended) { ended = true; res.end(); } },
+    });
+    res.on('close', () => {
+      if (ended) return;
+      ended = true;
+      stop();
+    });
+  }
+
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const peer = this.peers.get(req.socket);
     if (!peer?.listener.handler) return void res.destroy();
@@ -74,6 +91,7 @@ export class PodDialer {
       });
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (!HOP_BY_HOP_HEADERS.has(k.toLowerCase())) out[k] = v;
+      if (answer.stream) return this.stream(res, answer.status, out, answer.body, answer.stream);
       res.writeHead(answer.status, { ...out, 'content-length': String(answer.body.length) });
       res.end(answer.body);
     } catch (err) {

@@ -77,7 +77,17 @@ export interface HttpRequest {
   localAddress: string;
   localPort: number;
 }
-export interface HttpResponse { status: number; headers: Record<string, string>; body: Buffer }
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /**
+   * A long-running answer (a watch): after `body`, the program writes more as things happen until it calls `end`;
+   * the returned function is called when the client goes first. Only the API server's egress (pod-dial) streams;
+   * callers that read whole answers see `body` alone.
+   */
+  stream?: (out: { write(chunk: string | Buffer): void; end(): void }) => () => void;
+}
 export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
 
 /** A socket a program inside the container listens on. */

@@ -6,6 +6,7 @@ import { goDuration } from '../go-duration.js';
 import { lookupImage } from '../images/catalogue.js';
 import { isolationFor } from '../runtime-handlers.js';
 import { sandboxImageError, unmountableVolumes } from './sandbox-checks.js';
+import { ATTACH_AND_MOUNT_TIMEOUT_MS, timeoutMessage } from '../volumes/attach-mount-wait.js';
 import { containerConfig, windowsStartError } from './container-config.js';
 import { dockerSingleFileMountError } from '../os/windows/docker-mounts.js';
 import { terminationMessage } from '../logs/termination-message.js';
@@ -51,9 +52,17 @@ const createSandbox: Action = (ctx, rec) => {
   const failed = unmountableVolumes(ctx, rec);
   if (failed.events.length || failed.pending) {
     for (const e of failed.events) ctx.events.podEvent(rec, undefined, 'Warning', e.reason, e.message);
+    // A wait that runs out of time is an event of its own on the kubelets that report it; then the next wait begins.
+    rec.volumeWaitSince ??= now;
+    if (!failed.wait.unprocessed.length && now - rec.volumeWaitSince >= ATTACH_AND_MOUNT_TIMEOUT_MS) {
+      const timedOut = timeoutMessage(ctx.profile.kubeletVersion, failed.wait);
+      if (timedOut) ctx.events.podEvent(rec, undefined, 'Warning', 'FailedMount', timedOut);
+      rec.volumeWaitSince = now;
+    }
     rec.sandboxRetryAt = now + MOUNT_RETRY_MS;
     return;
   }
+  rec.volumeWaitSince = undefined;
   const sandboxID = runtimeId(rec.uid, 'sandbox');
   const rcName = rec.pod.spec?.runtimeClassName;
   const handler = rcName ? ctx.config.runtimeClassHandler?.(rcName) ?? '' : '';

@@ -6,6 +6,7 @@ import { selectPlatform } from '../images/platform.js';
 import { DEFAULT_SANDBOX_IMAGE } from '../profile.js';
 import { containerdMismatch, dockerSandboxMismatch } from '../os/windows/os-mismatch.js';
 import type { PodRuntime } from '../runtime-state.js';
+import { populatorErrorMessage, type VolumeWaitState } from '../volumes/attach-mount-wait.js';
 import { volumeContent } from '../volumes/volume-content.js';
 import type { StageContext } from './types.js';
 
@@ -26,16 +27,34 @@ export function sandboxImageError(ctx: StageContext, rec: PodRuntime, sandboxID:
 export interface VolumeProblems {
   events: { reason: 'FailedMount' | 'FailedMapVolume'; message: string }[];
   pending: boolean;
+  /** What WaitForAttachAndMount would list if it gave up now (src/node/volumes/attach-mount-wait.ts). */
+  wait: VolumeWaitState;
+}
+
+/** getExpectedVolumes (util.GetPodVolumeNames): the volumes the pod's containers mount or map. */
+function expectedVolumes(rec: PodRuntime): Set<string> {
+  const cs = [...(rec.pod.spec?.initContainers ?? []), ...(rec.pod.spec?.containers ?? [])];
+  return new Set(cs.flatMap((c) => [...(c.volumeMounts ?? []), ...(c.volumeDevices ?? [])].map((m) => m.name)));
 }
 
 /** The SetUp errors of the pod's volumes, checked against what the node can read now (ConfigMaps, Secrets, PVs, attachments). */
 export function unmountableVolumes(ctx: StageContext, rec: PodRuntime): VolumeProblems {
-  const out: VolumeProblems = { events: [], pending: false };
+  const out: VolumeProblems = { events: [], pending: false, wait: { unmounted: [], unattached: [], unprocessed: [] } };
+  const expected = expectedVolumes(rec);
   for (const v of rec.pod.spec?.volumes ?? []) {
     const r = volumeContent(v, { pod: rec.pod, os: ctx.profile.os, hostIP: ctx.profile.internalIP, podIP: '', allocatable: ctx.allocatable, config: ctx.config, node: ctx.profile });
+    if ('content' in r) continue;
+    if (expected.has(v.name)) out.wait.unmounted.push(v.name);
     if ('error' in r) out.events.push({ reason: 'FailedMount', message: r.error });
-    else if ('pending' in r) out.pending = true;
+    else if ('unprocessed' in r) out.wait.unprocessed.push({ name: v.name, error: r.unprocessed });
+    else {
+      out.pending = true;
+      if (r.unattached) out.wait.unattached.push(v.name);
+    }
   }
+  // The populator's errors end the kubelet's wait at once: one event, on every sync (kubelet.go SyncPod).
+  const populator = populatorErrorMessage(ctx.profile.kubeletVersion, out.wait);
+  if (populator) out.events.push({ reason: 'FailedMount', message: populator });
   if (!out.events.length && !out.pending) out.events.push(...windowsBlockDeviceErrors(ctx, rec));
   return out;
 }

@@ -22,10 +22,16 @@ export function canExpandOnline(pv: PersistentVolume, node: Pick<NodeProfile, 'o
   return node.os !== 'windows' || kubeletAtLeast(node.kubeletVersion, 24);
 }
 
-/** The claim status after NodeExpandVolume: the volume's capacity, without FileSystemResizePending. */
+/**
+ * The claim status (a merge patch) after NodeExpandVolume: the volume's capacity, without FileSystemResizePending. No
+ * conditions left means none at all (`null` deletes the field), as kube's omitempty list serialises.
+ */
 export function expandedStatus(claim: PersistentVolumeClaim, pv: PersistentVolume): NonNullable<PersistentVolumeClaim['status']> {
   const conditions = (claim.status?.conditions ?? []).filter((x) => x.type !== FS_RESIZE_PENDING);
-  return { ...(claim.status ?? {}), capacity: { ...(claim.status?.capacity ?? {}), storage: pv.spec!.capacity!.storage! }, conditions };
+  return {
+    ...(claim.status ?? {}), capacity: { ...(claim.status?.capacity ?? {}), storage: pv.spec!.capacity!.storage! },
+    conditions: conditions.length ? conditions : (null as unknown as undefined),
+  };
 }
 
 /** The pod event (FileSystemResizeSuccessful) kube's GenerateMsg gives: `… for volume "<pv>" <node>`. */

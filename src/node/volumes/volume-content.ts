@@ -29,8 +29,12 @@ export type VolumeContent =
   /** A volume type the emulated node does not model (cloud disks): an empty directory for now. */
   | { kind: 'unmodelled'; type: string };
 
-/** `pending`: not mountable yet and not an error either (a volume waiting for its attach); no event, retried. */
-export type VolumeResult = { content: VolumeContent } | { error: string } | { pending: string };
+/**
+ * `pending`: not mountable yet and not an error either (a volume waiting for its attach: `unattached`); no event,
+ * retried. `unprocessed`: the desired-state populator's error (the claim missing or unbound), which the kubelet reports
+ * through WaitForAttachAndMount (src/node/volumes/attach-mount-wait.ts), not as a MountVolume event.
+ */
+export type VolumeResult = { content: VolumeContent } | { error: string } | { pending: string; unattached?: true } | { unprocessed: string };
 
 export interface VolumeContext {
   pod: Pod;
@@ -49,6 +53,8 @@ class SetUpError extends Error {}
 /** A volume the volume manager fails with its own full message (MountDevice, plugin lookup). */
 class MountError extends Error {}
 class PendingError extends Error {}
+/** A volume waiting for the attach/detach controller's VolumeAttachment (csi_attacher.go WaitForAttach). */
+class UnattachedError extends PendingError {}
 /** The volume manager cannot even start: the claim is missing or not bound (desired_state_of_world_populator). */
 class UnboundClaimError extends Error {}
 
@@ -78,7 +84,7 @@ function claimContent(v: Volume, ns: string, ctx: VolumeContext): VolumeContent 
 
 function networkOrThrow(r: CsiOutcome, readOnly: boolean, source: string): VolumeContent {
   if ('error' in r) throw new MountError(r.error);
-  if ('pending' in r) throw new PendingError(r.pending);
+  if ('pending' in r) throw new UnattachedError(r.pending);
   return { kind: 'network', key: r.key, readOnly, source };
 }
 
@@ -101,8 +107,9 @@ export function volumeContent(v: Volume, ctx: VolumeContext): VolumeResult {
     return { content: content(v, ctx) };
   } catch (err) {
     if (err instanceof SetUpError) return { error: `MountVolume.SetUp failed for volume "${v.name}" : ${err.message}` };
-    if (err instanceof UnboundClaimError) return { error: err.message };
+    if (err instanceof UnboundClaimError) return { unprocessed: err.message };
     if (err instanceof MountError) return { error: err.message };
+    if (err instanceof UnattachedError) return { pending: err.message, unattached: true };
     if (err instanceof PendingError) return { pending: err.message };
     throw err;
   }

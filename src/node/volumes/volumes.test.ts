@@ -21,6 +21,7 @@ const files = (v: Volume) => {
   const r = volumeContent(v, ctx);
   if ('error' in r) return r.error;
   if ('pending' in r) return r.pending;
+  if ('unprocessed' in r) return r.unprocessed;
   if (r.content.kind !== 'files') return r.content;
   return Object.fromEntries([...r.content.files].map(([k, f]) => [k, `${f.data.toString()} ${f.mode.toString(8)}`]));
 };

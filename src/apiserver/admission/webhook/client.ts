@@ -3,7 +3,7 @@
 // apimachinery errors.NewGenericServerResponse); transport failures become CallingWebhookError texts.
 
 import { StatusError, type Status } from '../../../api/errors.js';
-import type { Webhook } from '../../../api/validation/admission-registration.js';
+import type { Webhook, WebhookClientConfig } from '../../../api/validation/admission-registration.js';
 import { ClusterEgress } from '../../egress/egress.js';
 import { EgressError } from '../../egress/go-errors.js';
 import { egressRequest, type EgressResponse } from '../../egress/http-request.js';
@@ -64,11 +64,12 @@ function readAnswer(res: EgressResponse): unknown {
   return parsed;
 }
 
-/** POSTs the review; resolves to the answer's JSON or throws CallingWebhookError (kube's ErrCallingWebhook). */
-export async function callWebhook(hook: Webhook, review: unknown, ctx: CallContext): Promise<unknown> {
-  const name = hook.name ?? '';
-  const timeoutSeconds = hook.timeoutSeconds ?? 10;
-  const cc = hook.clientConfig ?? {};
+/**
+ * POSTs a review to a webhook's clientConfig (a URL, or a Service through the egress) with `?timeout=Ns` and reads the
+ * answer as client-go's rest client does. Throws an Error whose message is the rest client's: `Post "<url>": <cause>`
+ * for transport failures, else the reading of the answer. Admission and CRD conversion webhooks share it.
+ */
+export async function postReview(cc: WebhookClientConfig, review: unknown, timeoutSeconds: number, ctx: CallContext): Promise<unknown> {
   const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString() : undefined;
   const body = Buffer.from(JSON.stringify(review));
   const headers = { 'content-type': 'application/json', accept: 'application/json, */*' };
@@ -92,11 +93,16 @@ export async function callWebhook(hook: Webhook, review: unknown, ctx: CallConte
   } catch (err) {
     // url.Error: `Post "<url>": <cause>`; resolution failures (no endpoints) are the dial's cause as well.
     const cause = err instanceof EgressError || err instanceof StatusError ? err.message : String(err);
-    throw new CallingWebhookError(name, `failed to call webhook: Post "${shown}": ${cause}`);
+    throw new Error(`Post "${shown}": ${cause}`);
   }
+  return readAnswer(res);
+}
+
+/** POSTs the review; resolves to the answer's JSON or throws CallingWebhookError (kube's ErrCallingWebhook). */
+export async function callWebhook(hook: Webhook, review: unknown, ctx: CallContext): Promise<unknown> {
   try {
-    return readAnswer(res);
+    return await postReview(hook.clientConfig ?? {}, review, hook.timeoutSeconds ?? 10, ctx);
   } catch (err) {
-    throw new CallingWebhookError(name, `failed to call webhook: ${(err as Error).message}`);
+    throw new CallingWebhookError(hook.name ?? '', `failed to call webhook: ${(err as Error).message}`);
   }
 }

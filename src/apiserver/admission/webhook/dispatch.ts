@@ -9,6 +9,7 @@ import { callWebhook, reviewVersion } from './client.js';
 import { CallingWebhookError, deniedByWebhook, dryRunUnsupported } from './errors.js';
 import { admissionReview, verifyResponse, type Invocation, type ReviewResponse } from './review.js';
 import type { Equivalents } from './source.js';
+import { versionedAttributes } from './versioned.js';
 import type { Authorizer } from '../../authz/interfaces.js';
 
 export interface WebhookPluginDeps {
@@ -28,7 +29,8 @@ export async function invoke(hook: Webhook, inv: Invocation, a: AdmissionAttribu
     if (hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(name);
   }
   const version = reviewVersion(hook);
-  const { uid, body } = admissionReview(a, inv, version);
+  // Matched through an equivalent resource: the webhook sees the object in the version it registered for.
+  const { uid, body } = admissionReview(versionedAttributes(a, inv), inv, version);
   const answer = await callWebhook(hook, body, { egress: deps.egress, lookup });
   let result: ReviewResponse;
   try {

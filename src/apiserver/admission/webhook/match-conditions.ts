@@ -10,6 +10,7 @@ import { admissionDeclarations } from '../../../api/cel/admission-declarations.j
 import { activation } from '../cel/variables.js';
 import type { AdmissionAttributes } from '../interfaces.js';
 import type { Invocation } from './review.js';
+import { versionedAttributes } from './versioned.js';
 
 type Compiled = { name: string; expression: string; program?: CompiledExpression; error?: string }[];
 
@@ -37,7 +38,8 @@ export interface MatchDeps {
 export async function matchConditionsAllow(hook: Webhook, a: AdmissionAttributes, inv: Invocation, deps: MatchDeps): Promise<boolean> {
   if (!hook.matchConditions?.length) return true;
   // Webhooks bind no namespaceObject (the matcher passes none to the filter), so it stays null.
-  const vars = activation(a, inv, { authorizer: deps.authorizer });
+  // The conditions see the object in the version the webhook is called with.
+  const vars = activation(versionedAttributes(a, inv), inv, { authorizer: deps.authorizer });
   const errors: string[] = [];
   for (const c of compiledConditions(hook)) {
     if (!c.program) {

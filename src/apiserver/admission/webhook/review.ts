@@ -13,6 +13,8 @@ export interface Invocation {
   kind: GVK;
   resource: GVR;
   subresource: string;
+  /** The resource's declaration in the matched version (matchPolicy Equivalent converts the object to it). */
+  decl?: import('../../../api/interfaces.js').ResourceDecl;
 }
 
 export interface ReviewResponse {
@@ -48,7 +50,7 @@ export function admissionReview(a: AdmissionAttributes, inv: Invocation, version
     kind: inv.kind,
     resource: inv.resource,
     ...(inv.subresource ? { subResource: inv.subresource } : {}),
-    requestKind: { group: d.group, version: d.version, kind: d.kind },
+    requestKind: a.kind ?? { group: d.group, version: d.version, kind: d.kind },
     requestResource: { group: d.group, version: d.version, resource: d.plural },
     ...(a.subresource ? { requestSubResource: a.subresource } : {}),
     ...(a.name || a.object?.metadata.name ? { name: a.name || a.object?.metadata.name } : {}),

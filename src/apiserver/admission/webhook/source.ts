@@ -75,7 +75,7 @@ function target(a: AdmissionAttributes, d: ResourceDecl): RuleTarget {
 }
 
 const invocationFor = (d: ResourceDecl, sub: string): Invocation => ({
-  kind: { group: d.group, version: d.version, kind: d.kind }, resource: { group: d.group, version: d.version, resource: d.plural }, subresource: sub,
+  kind: { group: d.group, version: d.version, kind: d.kind }, resource: { group: d.group, version: d.version, resource: d.plural }, subresource: sub, decl: d,
 });
 
 /** ShouldCallHook: selectors first (a selector error only counts if a rule matches), then rules. */
@@ -94,7 +94,7 @@ export function shouldCall(hook: Webhook, a: AdmissionAttributes, lookup: Admiss
   }
   const rules = hook.rules ?? [];
   let inv: Invocation | undefined;
-  if (rules.some((r) => ruleMatches(r, target(a, a.decl)))) inv = invocationFor(a.decl, a.subresource);
+  if (rules.some((r) => ruleMatches(r, target(a, a.decl)))) inv = { ...invocationFor(a.decl, a.subresource), ...(a.kind ? { kind: a.kind } : {}) };
   else if ((hook.matchPolicy ?? 'Equivalent') === 'Equivalent' && equivalents) {
     const eqs = equivalents(a.decl);
     // Earlier rules first, as kube's OuterLoop does.

@@ -41,15 +41,24 @@ export const CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
   ...Object.keys(CONTROLLER_ROLES).map((c) => crb(`${CONTROLLER_ROLE_PREFIX}${c}`, sa('kube-system', c))),
 ];
 
-const leaderLocking = (component: string): BootstrapRole => ({
+const leaderLocking = (component: string, ...more: PolicyRule[]): BootstrapRole => ({
   name: `system::leader-locking-${component}`, namespace: 'kube-system',
-  rules: [r('watch', [''], 'configmaps'), r('get update', [''], 'configmaps', component)],
+  rules: [r('watch', [''], 'configmaps'), r('get update', [''], 'configmaps', component), ...more],
 });
+const EVENTS = r('create patch update', ['', 'events.k8s.io'], 'events');
 
 export const NAMESPACE_ROLES: BootstrapRole[] = [
   { name: 'extension-apiserver-authentication-reader', namespace: 'kube-system', rules: [r('get list watch', [''], 'configmaps', 'extension-apiserver-authentication')] },
-  leaderLocking('kube-controller-manager'),
+  // The bootstrap signer reads the token Secrets in kube-system and signs kube-public/cluster-info.
+  { name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, namespace: 'kube-system', rules: [r('get list watch', [''], 'secrets')] },
+  { name: `${CONTROLLER_ROLE_PREFIX}cloud-provider`, namespace: 'kube-system', rules: [r('create get list watch', [''], 'configmaps')] },
+  { name: `${CONTROLLER_ROLE_PREFIX}token-cleaner`, namespace: 'kube-system', rules: [r('delete get list watch', [''], 'secrets'), EVENTS] },
+  leaderLocking('kube-controller-manager', r('create get list update watch', ['coordination.k8s.io'], 'leases')),
   leaderLocking('kube-scheduler'),
+  {
+    name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, namespace: 'kube-public',
+    rules: [r('get list watch', [''], 'configmaps'), r('update', [''], 'configmaps', 'cluster-info'), EVENTS],
+  },
 ];
 
 export const NAMESPACE_ROLE_BINDINGS: BootstrapBinding[] = [
@@ -61,11 +70,19 @@ export const NAMESPACE_ROLE_BINDINGS: BootstrapBinding[] = [
   {
     name: 'system::leader-locking-kube-controller-manager', namespace: 'kube-system',
     roleRef: { kind: 'Role', name: 'system::leader-locking-kube-controller-manager' },
-    subjects: [user('system:kube-controller-manager'), sa('kube-system', 'kube-controller-manager')],
+    subjects: [user('system:kube-controller-manager'), sa('kube-system', 'kube-controller-manager'), sa('kube-system', 'leader-election-controller')],
   },
   {
     name: 'system::leader-locking-kube-scheduler', namespace: 'kube-system',
     roleRef: { kind: 'Role', name: 'system::leader-locking-kube-scheduler' },
     subjects: [user('system:kube-scheduler'), sa('kube-system', 'kube-scheduler')],
+  },
+  ...['bootstrap-signer', 'cloud-provider', 'token-cleaner'].map((c): BootstrapBinding => ({
+    name: `${CONTROLLER_ROLE_PREFIX}${c}`, namespace: 'kube-system',
+    roleRef: { kind: 'Role', name: `${CONTROLLER_ROLE_PREFIX}${c}` }, subjects: [sa('kube-system', c)],
+  })),
+  {
+    name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer`, namespace: 'kube-public',
+    roleRef: { kind: 'Role', name: `${CONTROLLER_ROLE_PREFIX}bootstrap-signer` }, subjects: [sa('kube-system', 'bootstrap-signer')],
   },
 ];

@@ -58,6 +58,7 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'expand-controller': [
     r('get list patch update watch', [''], 'persistentvolumes'), r('patch update', [''], 'persistentvolumeclaims/status'),
     r(READ, [''], 'persistentvolumeclaims'), EVENTS,
+    r('get', [''], 'services'), // the portworx volume plugin's lookup
   ],
   'generic-garbage-collector': [r('delete get list patch update watch', ['*'], '*'), EVENTS],
   'horizontal-pod-autoscaler': [
@@ -68,6 +69,10 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'job-controller': [
     r('get list patch update watch', ['batch'], 'jobs'), r('update', ['batch'], 'jobs/status'), r('update', ['batch'], 'jobs/finalizers'),
     r('create delete list patch watch', [''], 'pods'), EVENTS,
+  ],
+  // The cleaner of unused legacy token Secrets; it reads the tracking ConfigMap (legacytokentracking.ConfigMapName).
+  'legacy-service-account-token-cleaner': [
+    r('get', [''], 'configmaps', 'kube-apiserver-legacy-service-account-token-tracking'), r('delete patch', [''], 'secrets'),
   ],
   'namespace-controller': [
     r('delete get list watch', [''], 'namespaces'), r('update', [''], 'namespaces/finalize namespaces/status'),
@@ -82,6 +87,7 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
     r('get list update watch', [''], 'persistentvolumeclaims'), r('update', [''], 'persistentvolumeclaims/status'),
     r('create delete get list watch', [''], 'pods'), r(READ, ['storage.k8s.io'], 'storageclasses'), r('list watch', [''], 'nodes'), EVENTS,
     r('watch', [''], 'events'),
+    r('get', [''], 'services'), // the portworx volume plugin's lookup
   ],
   'pod-garbage-collector': [r('delete list watch', [''], 'pods'), r(READ, [''], 'nodes'), r('patch', [''], 'pods/status')],
   'pv-protection-controller': [r('get list update watch', [''], 'persistentvolumes'), EVENTS],
@@ -100,6 +106,11 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   'root-ca-cert-publisher': [r('create update', [''], 'configmaps'), EVENTS],
   'route-controller': [r('list watch', [''], 'nodes'), r('patch', [''], 'nodes/status'), EVENTS],
   'service-account-controller': [r('create', [''], 'serviceaccounts'), EVENTS],
+  // MultiCIDRServiceAllocator is on by default from 1.33, and winkube serves networking.k8s.io servicecidrs.
+  'service-cidrs-controller': [
+    r('get list patch update watch', ['networking.k8s.io'], 'servicecidrs'), r('patch update', ['networking.k8s.io'], 'servicecidrs/finalizers'),
+    r('patch update', ['networking.k8s.io'], 'servicecidrs/status'), r(READ, ['networking.k8s.io'], 'ipaddresses'), EVENTS,
+  ],
   'service-controller': [r(READ, [''], 'services'), r('patch update', [''], 'services/status'), r('list watch', [''], 'nodes'), EVENTS],
   'statefulset-controller': [
     r('list watch', [''], 'pods'), r(READ, ['apps'], 'statefulsets'), r('update', ['apps'], 'statefulsets/status'),
@@ -108,4 +119,8 @@ export const CONTROLLER_ROLES: Record<string, PolicyRule[]> = {
   ],
   'ttl-after-finished-controller': [r('delete get list watch', ['batch'], 'jobs'), EVENTS],
   'ttl-controller': [r('list patch update watch', [''], 'nodes'), EVENTS],
+  'validatingadmissionpolicy-status-controller': [
+    r(READ, ['admissionregistration.k8s.io'], 'validatingadmissionpolicies'),
+    r('get patch update', ['admissionregistration.k8s.io'], 'validatingadmissionpolicies/status'), EVENTS,
+  ],
 };

@@ -13,12 +13,36 @@ export function aggregate(errors: string[]): string {
   return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
 }
 
+/** How many decisions the cache keeps before it starts over (components ask the same few questions again and again). */
+const DECISION_CACHE_SIZE = 4096;
+
 export class RbacAuthorizer implements Authorizer, RuleResolver {
   readonly name = NAME;
+  /**
+   * Decisions by request shape, valid while the policy's generation stands: the controllers, each a ServiceAccount
+   * under its bootstrap role, repeat the same writes (create pods in a namespace) thousands of times.
+   */
+  private readonly decisions = new Map<string, AuthorizationResult>();
+  private decisionsGeneration = -1;
 
   constructor(readonly policy: PolicyIndex) {}
 
   authorize(a: AuthorizationAttributes): AuthorizationResult {
+    if (this.decisionsGeneration !== this.policy.generation) {
+      this.decisions.clear();
+      this.decisionsGeneration = this.policy.generation;
+    }
+    // Everything RBAC looks at; the path only for non-resource requests.
+    const key = `${a.user.name}\0${a.user.groups.join('\x01')}\0${a.verb}\0${a.isResourceRequest ? `${a.group}\0${a.resource}\0${a.subresource}\0${a.namespace}\0${a.name}` : a.path}`;
+    const hit = this.decisions.get(key);
+    if (hit) return hit;
+    const result = this.decide(a);
+    if (this.decisions.size >= DECISION_CACHE_SIZE) this.decisions.clear();
+    this.decisions.set(key, result);
+    return result;
+  }
+
+  private decide(a: AuthorizationAttributes): AuthorizationResult {
     let allowedBy: RuleSource | undefined;
     let errors: string[] | undefined;
     this.policy.visitRulesFor(a.user, a.namespace, (source, rule, err) => {

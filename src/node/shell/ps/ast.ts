@@ -13,7 +13,7 @@ export type Expr = Span & (
   | { t: 'hash'; entries: [Expr, Expr][] }
   | { t: 'sub'; body: Stmt[] }
   | { t: 'paren'; pipeline: Pipeline }
-  | { t: 'block'; body: Stmt[]; params: string[] }
+  | { t: 'block'; body: Stmt[]; params: ParamBlock }
   | { t: 'member'; obj: Expr; name: string | Expr; static: boolean }
   | { t: 'invoke'; obj: Expr; name: string; args: Expr[]; static: boolean }
   | { t: 'index'; obj: Expr; index: Expr }
@@ -24,7 +24,24 @@ export type Expr = Span & (
   | { t: 'incdec'; op: '++' | '--'; prefix: boolean; target: Expr }
 );
 
-export type CmdArg = Span & ({ t: 'param'; name: string; value?: Expr } | { t: 'pos'; value: Expr });
+/** One parameter of a param() block or function head, with its type constraint and [Parameter()] settings. */
+export interface ParamDecl {
+  name: string;
+  /** The type constraint as written (`int`, `string[]`, `switch`). */
+  type?: string;
+  default?: Expr;
+  mandatory: boolean;
+  position?: number;
+  fromPipeline: boolean;
+  aliases: string[];
+  /** [ValidateSet(...)] values. */
+  validateSet?: string[];
+  pos: number;
+}
+/** A function's or script's parameters; `advanced` when [CmdletBinding()] or [Parameter()] makes it an advanced function. */
+export interface ParamBlock { decls: ParamDecl[]; advanced: boolean }
+
+export type CmdArg = Span & ({ t: 'param'; name: string; value?: Expr } | { t: 'pos'; value: Expr } | { t: 'splat'; name: string });
 export interface Redir { fd: number | '*'; op: '>' | '>>' | '>&1'; target?: Expr }
 
 export type PipeElem = Span & (
@@ -46,9 +63,18 @@ export type Stmt = Span & (
   | { t: 'do'; until: boolean; cond: Pipeline; body: Stmt[] }
   | { t: 'for'; init?: Stmt; cond?: Pipeline; step?: Stmt; body: Stmt[] }
   | { t: 'foreach'; variable: string; iter: Pipeline; body: Stmt[] }
-  | { t: 'function'; name: string; params: string[]; body: Stmt[] }
+  | { t: 'function'; name: string; params: ParamBlock; body: Stmt[]; named?: NamedBlocks }
   | { t: 'flow'; kind: 'return' | 'exit' | 'throw' | 'break' | 'continue'; value?: Pipeline }
-  | { t: 'try'; body: Stmt[]; catchBody?: Stmt[]; finallyBody?: Stmt[] }
-  | { t: 'param'; names: string[] }
+  | { t: 'try'; body: Stmt[]; catches: CatchClause[]; finallyBody?: Stmt[] }
+  | { t: 'trap'; types: string[]; body: Stmt[] }
+  | { t: 'switch'; mode: 'plain' | 'regex' | 'wildcard' | 'exact'; cs: boolean; file: boolean; subject: Pipeline; clauses: SwitchClause[] }
+  | { t: 'param'; params: ParamBlock }
   | { t: 'empty' }
 );
+
+/** `catch [T1], [T2] { }`; no types catches everything. */
+export interface CatchClause { types: string[]; body: Stmt[] }
+/** `pattern { body }` of a switch statement; `default` when the pattern is the default keyword. */
+export interface SwitchClause { cond: Expr | 'default'; body: Stmt[] }
+/** begin/process/end blocks of a function (`function f { process { $_ } }`). */
+export interface NamedBlocks { begin?: Stmt[]; process?: Stmt[]; end?: Stmt[] }

@@ -45,7 +45,8 @@ export interface Cmdlet {
   run(call: CmdletCall): Promise<void>;
 }
 
-export type RawArg = { name?: string; value?: PsValue; hasValue: boolean; pos: number };
+/** An argument as given: `pos`/`end` locate it in the script (its value's extent, for error positions). */
+export type RawArg = { name?: string; value?: PsValue; hasValue: boolean; pos: number; end?: number };
 
 const COMMON = ['ErrorAction', 'WarningAction', 'InformationAction', 'Verbose', 'Debug', 'ErrorVariable', 'WarningVariable', 'OutVariable', 'OutBuffer', 'PipelineVariable', 'InformationVariable'];
 const COMMON_ALIASES: Record<string, string> = { ea: 'ErrorAction', wa: 'WarningAction', ev: 'ErrorVariable', ov: 'OutVariable', vb: 'Verbose', db: 'Debug' };

@@ -8,9 +8,11 @@ import { DateTime, GROWABLE, dotnetDate } from './dotnet.js';
 import { registerView } from './format.js';
 import { HttpListener, TcpClient, WebClient } from './net-objects.js';
 import { PsParser } from './parser.js';
-import { DotNet, enumerate, Hashtable, PsError, PsObject, ScriptBlock, toBool, toNum, toStr, binary, type PsValue } from './values.js';
+import { DotNet, enumerate, Hashtable, PsError, PsObject, ScriptBlock, toBool, toNum, toStr, type PsValue } from './values.js';
+import { binary } from './operators.js';
 import { getMember } from './members.js';
-import { FlowSignal } from './interp.js';
+import { FlowSignal } from './signals.js';
+import { exceptionObject, isExceptionType } from './exceptions.js';
 import { FS_CMDLETS } from './cmdlets-fs.js';
 import { OUTPUT_CMDLETS } from './cmdlets-output.js';
 
@@ -167,6 +169,7 @@ const newObject: Cmdlet = {
       }
       case 'datetime': c.out.emit(new DateTime(Date.UTC(toNum(args[0] ?? 1), toNum(args[1] ?? 1) - 1, toNum(args[2] ?? 1)))); return;
     }
+    if (isExceptionType(t)) { c.out.emit(exceptionObject(t, args.length ? toStr(args[0]) : undefined, args[1] ?? null)); return; }
     throw new PsError(`Cannot find type [${toStr(arg(c, 'TypeName'))}]: verify that the assembly containing this type is loaded.`, 'InvalidType', `TypeNotFound,${cmdletFqid(c.name)}`, { command: c.name, exceptionType: 'PSArgumentException' });
   },
 };

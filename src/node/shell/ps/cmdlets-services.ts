@@ -4,7 +4,8 @@
 
 import { cmdletFqid, type Cmdlet, type CmdletCall } from './cmdlet-api.js';
 import { registerView } from './format.js';
-import { enumerate, PsError, PsObject, toStr, wildcardToRegex, type PsValue } from './values.js';
+import { enumerate, PsError, PsObject, toStr, type PsValue } from './values.js';
+import { wildcardToRegex } from './operators.js';
 import type { HostServiceStatus } from '../interfaces.js';
 
 const SERVICE_TYPE = 'System.ServiceProcess.ServiceController';

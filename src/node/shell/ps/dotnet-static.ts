@@ -5,7 +5,8 @@ import { sleep, type Ctx } from '../core/ctx.js';
 import { resolveHost } from '../net/resolver.js';
 import { computerName } from '../win/format.js';
 import { DateTime, Encoding, IPAddress, norm, typeNotFound } from './dotnet.js';
-import { enumerate, formatComposite, Hashtable, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
+import { enumerate, Hashtable, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
+import { formatComposite } from './operators.js';
 
 const KNOWN_TYPES = new Set(['environment', 'math', 'string', 'int', 'int32', 'datetime', 'text.encoding', 'io.file', 'io.path', 'io.directory', 'net.dns', 'threading.thread', 'console', 'guid', 'convert', 'net.servicepointmanager', 'net.securityprotocoltype', 'net.ipaddress', 'ipaddress', 'char', 'bool', 'double', 'int64', 'long', 'diagnostics.process', 'object', 'array', 'timespan', 'text.regularexpressions.regex', 'regex']);
 

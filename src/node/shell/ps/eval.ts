@@ -7,7 +7,9 @@ import { castTo } from './dotnet.js';
 import { staticCall, staticMember } from './dotnet-static.js';
 import { getMember, invokeMethod } from './members.js';
 import { indexInto, matchTable } from './runtime.js';
-import { binary, enumerate, Hashtable, PsError, ScriptBlock, toBool, toNum, toStr, TypeRef, unwrap, type PsValue } from './values.js';
+import { exceptionObject, isExceptionType } from './exceptions.js';
+import { enumerate, Hashtable, PsError, ScriptBlock, toBool, toNum, toStr, TypeRef, unwrap, type PsValue } from './values.js';
+import { binary } from './operators.js';
 
 export async function evaluate(ps: Ps, e: Expr): Promise<PsValue> {
   switch (e.t) {
@@ -56,6 +58,9 @@ export async function evaluate(ps: Ps, e: Expr): Promise<PsValue> {
     case 'invoke': {
       const args: PsValue[] = [];
       for (const a of e.args) args.push(await ps.eval(a));
+      if (e.static && e.obj.t === 'type' && e.name.toLowerCase() === 'new' && isExceptionType(e.obj.name)) {
+        return exceptionObject(e.obj.name, args.length ? toStr(args[0]) : undefined, args[1] ?? null);
+      }
       if (e.static && e.obj.t === 'type') return staticCall(e.obj.name, e.name, args, ps.ctx, ps);
       const obj = await ps.eval(e.obj);
       try {
@@ -88,8 +93,9 @@ export async function evaluate(ps: Ps, e: Expr): Promise<PsValue> {
       if (e.op === 'xor') return toBool(await ps.eval(e.left)) !== toBool(await ps.eval(e.right));
       const a = await ps.eval(e.left);
       const b = await ps.eval(e.right);
+      if (e.op === 'as') return convertAs(a, b);
       try {
-        return binary(e.op, a, b, (m) => { ps.matches = m ? matchTable(m) : ps.matches; });
+        return binary(e.op, a, b, (m, pattern) => { ps.matches = m ? matchTable(m, pattern) : ps.matches; });
       } catch (err) {
         if (err instanceof PsError && err.pos === undefined) { err.pos = e.pos; err.end = e.end; }
         throw err;
@@ -101,5 +107,15 @@ export async function evaluate(ps: Ps, e: Expr): Promise<PsValue> {
       await ps.store(e.target, next);
       return e.prefix ? next : cur;
     }
+  }
+}
+
+/** `-as [type]`: the conversion, or $null when it fails (instead of the cast's error). */
+function convertAs(v: PsValue, type: PsValue): PsValue {
+  try {
+    return castTo(type instanceof TypeRef ? type.name : toStr(type), v);
+  } catch (err) {
+    if (err instanceof PsError) return null;
+    throw err;
   }
 }

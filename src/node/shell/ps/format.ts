@@ -163,6 +163,8 @@ export function errorView(e: PsError, src: string, width: number): string {
   const lines: string[] = [];
   const head = e.command ? `${e.command} : ${e.message}` : e.target && e.exceptionType === 'CommandNotFoundException' ? `${e.target} : ${e.message}` : e.message;
   lines.push(...wrap(head, width));
+  const path = e.origin?.path;
+  if (e.origin) src = e.origin.src;
   if (e.pos !== undefined) {
     const before = src.slice(0, e.pos);
     const lineNo = before.split('\n').length;
@@ -171,7 +173,7 @@ export function errorView(e: PsError, src: string, width: number): string {
     const text = src.slice(lineStart, lineEnd).replace(/\r$/, '');
     const col = e.pos - lineStart;
     const len = Math.max(1, Math.min((e.end ?? e.pos + 1) - e.pos, text.length - col));
-    lines.push(`At line:${lineNo} char:${col + 1}`);
+    lines.push(`At ${path ?? 'line'}:${lineNo} char:${col + 1}`);
     const max = width - 3;
     if (text.length <= max) {
       lines.push(`+ ${text}`, `+ ${' '.repeat(col)}${'~'.repeat(len)}`);

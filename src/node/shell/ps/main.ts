@@ -12,7 +12,8 @@ import { HOST_NET_CMDLETS } from './cmdlets-host-net.js';
 import { errorView } from './format.js';
 import { FlowSignal, Ps, PsExit, PsTerminating, type Registry } from './interp.js';
 import { PsParseError, PsParser } from './parser.js';
-import { PsError } from './values.js';
+import { PsError, type PsValue } from './values.js';
+import { bindParams, rawArgsFromText } from './param-binding.js';
 
 function registry(): Registry {
   const cmdlets = new Map<string, Cmdlet>();
@@ -29,29 +30,36 @@ function registry(): Registry {
 const MKDIR = '{ $f = $false; $p = $null; foreach ($x in $args) { if ("$x" -eq "-Force") { $f = $true } else { if ($p -eq $null) { $p = $x } } }; if ($f) { New-Item -ItemType Directory -Path $p -Force } else { New-Item -ItemType Directory -Path $p } }';
 const PRELUDE = `function mkdir ${MKDIR}; function md ${MKDIR}`;
 
-function parseErrorView(e: PsParseError, src: string): string {
+function parseErrorView(e: PsParseError, src: string, path?: string): string {
   const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + 1, exceptionType: 'ParentContainsErrorRecordException' });
+  pe.origin = { src, path };
   const v = errorView(pe, src, 120).split('\r\n');
   // Parser errors put the message after the position block.
-  const msgLines = v.findIndex((l) => l.startsWith('At line:'));
+  const msgLines = v.findIndex((l) => l.startsWith('At '));
   const head = v.slice(0, msgLines);
   const rest = v.slice(msgLines);
   return [...rest.slice(0, 3), ...head, ...rest.slice(3)].join('\r\n');
 }
 
-export async function runPowerShell(ps: Ps, src: string): Promise<number> {
+/** Runs a script; `args` (powershell -File s.ps1 a b) bind to its leading param() block. */
+export async function runPowerShell(ps: Ps, src: string, script?: { path: string; args: PsValue[] }): Promise<number> {
   ps.src = src;
   let stmts;
   try {
     stmts = PsParser.parse(src);
   } catch (e) {
     if (!(e instanceof PsParseError)) throw e;
-    ps.ctx.stderr.write(parseErrorView(e, src));
+    ps.ctx.stderr.write(parseErrorView(e, src, ps.scriptPath));
     return 1;
   }
   const out = { emit: (v: Parameters<typeof ps.host.emit>[0]) => ps.host.emit(v), host: ps.host };
   try {
-    for (const s of stmts) await ps.runStmt(s, out);
+    if (script && stmts[0]?.t === 'param') {
+      const [param, ...rest] = stmts;
+      stmts = rest;
+      await bindParams(ps, param.params, rawArgsFromText(script.args), script.path, undefined);
+    }
+    await ps.runBlock(stmts, out);
     ps.host.end();
     return ps.lastOk ? 0 : 1;
   } catch (e) {
@@ -62,6 +70,11 @@ export async function runPowerShell(ps: Ps, src: string): Promise<number> {
       return 1;
     }
     if (e instanceof FlowSignal) return 0;
+    if (e instanceof PsError) {
+      // A script's own parameters failed to bind: nothing of it ran.
+      ps.ctx.stderr.write(errorView(e, ps.src, ps.width));
+      return 1;
+    }
     throw e;
   }
 }
@@ -141,7 +154,9 @@ export async function powershellMain(argv: string[], ctx: Ctx): Promise<number> 
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     ps.scopes[0].set('args', a.fileArgs);
     ps.scopes[0].set('psscriptroot', path.replace(/\\[^\\]*$/, ''));
-    return runPowerShell(ps, text);
+    ps.scopes[0].set('pscommandpath', path);
+    ps.scriptPath = path;
+    return runPowerShell(ps, text, { path, args: a.fileArgs });
   }
   if (a.fromStdin) {
     const text = (await ctx.stdin.readAll()).toString();

@@ -31,8 +31,17 @@ export function getMember(v: PsValue, name: string): PsValue | undefined {
   }
   if (v instanceof PsObject) return v.getProp(name);
   if (v instanceof DotNet) return v.get(name);
-  if (typeof v === 'number' || typeof v === 'boolean') return undefined;
-  if (v instanceof ScriptBlock || v instanceof TypeRef) return undefined;
+  // A [switch] parameter's value answers IsPresent.
+  if (typeof v === 'boolean') return n === 'ispresent' ? v : undefined;
+  if (typeof v === 'number') return undefined;
+  if (v instanceof TypeRef) {
+    const full = v.name.includes('.') ? v.name : `System.${v.name}`;
+    if (n === 'name') return full.slice(full.lastIndexOf('.') + 1);
+    if (n === 'fullname') return full;
+    if (n === 'namespace') return full.slice(0, full.lastIndexOf('.'));
+    return undefined;
+  }
+  if (v instanceof ScriptBlock) return undefined;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 // PowerShell expressions, with the precedence of about_Operator_Precedence: comma binds tighter than -f, -f than
 // multiplication, arithmetic than comparison, comparison than -and/-or; postfix member access, calls and indexing.
 
-import type { Expr, Pipeline, Stmt } from './ast.js';
+import type { Expr, NamedBlocks, ParamBlock, Pipeline, Stmt } from './ast.js';
 import { parseNumber, PsParseError, PsScanner } from './scanner.js';
 
 export const CMP_OPS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'notlike', 'match', 'notmatch', 'contains', 'notcontains', 'in', 'notin', 'replace', 'split', 'join', 'is', 'isnot', 'as'];
@@ -11,7 +11,8 @@ export const ASSIGN_OPS = ['=', '+=', '-=', '*=', '/=', '%='];
 export abstract class PsExprParser extends PsScanner {
   protected abstract pipelineOrAssign(): Stmt;
   protected abstract statement(): Stmt;
-  protected abstract paramNames(close: string): string[];
+  /** The inside of a `{ }` script block, after its brace. */
+  protected abstract scriptBody(): { params?: ParamBlock; body: Stmt[]; named?: NamedBlocks };
   protected abstract startsExpression(): boolean;
   protected abstract atEndOfStatement(): boolean;
 
@@ -242,15 +243,10 @@ export abstract class PsExprParser extends PsScanner {
     }
     if (c === '{') {
       this.i++;
-      this.wsnl();
-      let params: string[] = [];
-      if (/^param\s*\(/i.test(this.src.slice(this.i))) {
-        this.i = this.src.indexOf('(', this.i) + 1;
-        params = this.paramNames(')');
-      }
-      const body = this.stmtList('}');
-      this.expect('}', "Missing closing '}' in statement block or type definition.", 'MissingEndCurlyBrace');
-      return { t: 'block', body, params, pos, end: this.i };
+      const inner = this.scriptBody();
+      // A script block's begin/process/end run in order here (ForEach-Object -Process takes the common case).
+      const body = inner.named ? [...inner.named.begin ?? [], ...inner.named.process ?? [], ...inner.named.end ?? []] : inner.body;
+      return { t: 'block', body, params: inner.params ?? { decls: [], advanced: false }, pos, end: this.i };
     }
     if (c === "'") {
       let v = '';

@@ -1,13 +1,15 @@
-// A PowerShell parser: statements (if, while, do, for, foreach, function, try, flow keywords) and pipelines whose
-// elements are commands (argument mode: parameters, barewords, arrays) or expressions (expression mode).
+// A PowerShell parser: statements (if, while, do, for, foreach, flow keywords; functions, switch, try and trap come
+// from parse-blocks) and pipelines whose elements are commands (argument mode: parameters, barewords, arrays,
+// @splats) or expressions (expression mode).
 
 import type { CmdArg, Expr, Pipeline, PipeElem, Redir, Stmt } from './ast.js';
-import { ASSIGN_OPS, asPipeline, PsExprParser } from './parse-expr.js';
+import { ASSIGN_OPS, asPipeline } from './parse-expr.js';
+import { PsBlockParser } from './parse-blocks.js';
 import { parseNumber, PsParseError, type PsScanner } from './scanner.js';
 
 export { PsParseError };
 
-export class PsParser extends PsExprParser {
+export class PsParser extends PsBlockParser {
   static parse(src: string): Stmt[] {
     const p = new PsParser(src);
     const body = p.stmtList('');
@@ -130,17 +132,9 @@ export class PsParser extends PsExprParser {
           this.expect(')', "Missing closing ')' after expression in 'foreach' statement.", 'MissingEndParenthesisAfterStatement');
           return this.span(pos, { t: 'foreach', variable: v, iter, body: this.block() });
         }
-        case 'function': case 'filter': {
-          this.i += kw.length;
-          this.ws();
-          const name = /^[^\s{(]+/.exec(this.src.slice(this.i))?.[0] ?? '';
-          this.i += name.length;
-          this.ws();
-          let params: string[] = [];
-          if (this.at('(')) { this.i++; params = this.paramNames(')'); }
-          const body = this.block();
-          return this.span(pos, { t: 'function', name, params, body });
-        }
+        case 'function': case 'filter': return this.functionStatement(pos, kw);
+        case 'switch': return this.switchStatement(pos);
+        case 'trap': return this.trapStatement(pos);
         case 'return': case 'exit': case 'throw': case 'break': case 'continue': {
           this.i += kw.length;
           this.ws();
@@ -149,53 +143,13 @@ export class PsParser extends PsExprParser {
           else if (!this.atEndOfStatement()) this.word();
           return this.span(pos, { t: 'flow', kind: kw, value });
         }
-        case 'try': {
-          this.i += 3;
-          const body = this.block();
-          let catchBody: Stmt[] | undefined;
-          let finallyBody: Stmt[] | undefined;
-          for (;;) {
-            const save = this.i;
-            this.wsnl();
-            const k = this.keyword();
-            if (k === 'catch') {
-              this.i += 5;
-              this.ws();
-              while (this.at('[')) { this.i = this.src.indexOf(']', this.i) + 1; this.ws(); if (this.at(',')) { this.i++; this.ws(); } }
-              catchBody = this.block();
-              continue;
-            }
-            if (k === 'finally') { this.i += 7; finallyBody = this.block(); continue; }
-            this.i = save;
-            break;
-          }
-          return this.span(pos, { t: 'try', body, catchBody, finallyBody });
-        }
-        case 'param': {
-          this.i += 5;
-          this.ws();
-          let names: string[] = [];
-          if (this.at('(')) { this.i++; names = this.paramNames(')'); }
-          return this.span(pos, { t: 'param', names });
-        }
+        case 'try': return this.tryStatement(pos);
+        case 'param': return this.span(pos, { t: 'param', params: this.paramStatement() });
         default: break;
       }
     }
+    if (this.at('[') && this.atAttributedParam()) return this.span(pos, { t: 'param', params: this.paramStatement() });
     return this.pipelineOrAssign();
-  }
-
-  protected paramNames(close: string): string[] {
-    const names: string[] = [];
-    let depth = 1;
-    while (this.i < this.src.length && depth > 0) {
-      const c = this.peek();
-      if (c === '(' || c === '[' || c === '{') depth++;
-      else if (c === ')' || c === ']' || c === '}') depth--;
-      else if (c === '$' && depth === 1) { this.i++; names.push(this.word()); continue; }
-      this.i++;
-    }
-    void close;
-    return names;
   }
 
   protected atEndOfStatement(): boolean {
@@ -205,7 +159,8 @@ export class PsParser extends PsExprParser {
 
   protected pipelineOrAssign(): Stmt {
     const pos = this.i;
-    if (this.startsExpression()) {
+    // A unary operator (`-not`, `!`, `-split`, `++`) cannot start an assignment's target.
+    if (this.startsExpression() && !/^(!|[-+]{2}|-[a-z])/i.test(this.src.slice(this.i, this.i + 2))) {
       const save = this.i;
       const target = this.unaryOrPostfix();
       this.ws();
@@ -259,7 +214,7 @@ export class PsParser extends PsExprParser {
     if (c === '$' || c === '(' || c === '@' || c === '"' || c === "'" || c === '[' || c === '!' || c === '{') return true;
     if (/[0-9]/.test(c)) return !/^\d+[A-Za-z_]/.test(this.src.slice(this.i)) || /^\d+(kb|mb|gb|tb|pb)\b/i.test(this.src.slice(this.i));
     if ((c === '-' || c === '+') && /[0-9.$(]/.test(n)) return true;
-    if (c === '-' && /^-(not|bnot)\b/i.test(this.src.slice(this.i))) return true;
+    if (c === '-' && /^-(not|bnot|split|join)\b/i.test(this.src.slice(this.i))) return true;
     if ((c === '+' && n === '+') || (c === '-' && n === '-' && this.peek(2) === '$')) return true;
     return false;
   }
@@ -283,7 +238,8 @@ export class PsParser extends PsExprParser {
       this.ws();
     }
     let name: Expr;
-    if (call || this.at('"') || this.at("'")) name = this.unaryOrPostfix();
+    // `& $sb`, `& "C:\x y\s.ps1"`, `& (Get-Cmd)`; after & a bareword (`& C:\s.ps1`) is a command name as usual.
+    if (this.at('"') || this.at("'") || (call && /[$({@]/.test(this.peek()))) name = this.unaryOrPostfix();
     else {
       const m = /^[^\s;|(){}"',@&<>]+/.exec(this.src.slice(this.i));
       if (!m) throw new PsParseError(`Unexpected token '${this.peek()}' in expression or statement.`, 'UnexpectedToken', this.i);
@@ -306,6 +262,9 @@ export class PsParser extends PsExprParser {
         continue;
       }
       if (this.at('--') && /\s/.test(this.peek(2))) { this.i += 2; continue; }
+      // `@params` passes a hashtable's entries as named arguments, an array's items as positional ones.
+      const splat = /^@([A-Za-z_]\w*)(?=[\s;|)}]|$)/.exec(this.src.slice(this.i));
+      if (splat) { this.i += splat[0].length; args.push({ t: 'splat', name: splat[1], pos: apos, end: this.i }); continue; }
       args.push({ t: 'pos', value: this.argValue(), pos: apos, end: this.i });
     }
     return { t: 'command', name, args, call, pos, end: this.i };

@@ -1,5 +1,4 @@
-// Runtime helpers: indexing ($a[1], $h['k'], $s[-1]), $Matches, error records for catch blocks and
-// $PSVersionTable.
+// Runtime helpers: indexing ($a[1], $h['k'], $s[-1]), $Matches and $PSVersionTable.
 
 import type { Ctx } from '../core/ctx.js';
 import { DotNet, Hashtable, isArray, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
@@ -21,18 +20,36 @@ export function indexInto(obj: PsValue, idx: PsValue): PsValue {
   return at(toNum(idx));
 }
 
-export function matchTable(m: RegExpMatchArray): Hashtable {
+/** $Matches after a successful -match: .NET numbers the unnamed groups first and keys named groups by name
+ *  (JavaScript numbers every group in order), and only groups that took part are present. */
+export function matchTable(m: RegExpMatchArray, pattern: string): Hashtable {
   const h = new Hashtable();
-  m.forEach((g, i) => { if (g !== undefined) h.set(i, g); });
-  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) h.set(k, v);
+  h.set(0, m[0]);
+  const names = groupNames(pattern);
+  let n = 1;
+  for (let i = 1; i < m.length; i++) {
+    const name = names[i - 1];
+    const key = name ?? n++;
+    if (m[i] !== undefined) h.set(key, m[i]);
+  }
   return h;
 }
 
-export function errorRecord(e: PsError): PsObject {
-  const ex = new PsObject(['System.Exception'], { Message: e.message });
-  const rec = new PsObject(['System.Management.Automation.ErrorRecord'], { Exception: ex, FullyQualifiedErrorId: e.errorId, CategoryInfo: e.category });
-  rec.toString = () => e.message;
-  return rec;
+/** The capturing groups of a pattern in order: a name, or null for an unnamed group. */
+function groupNames(pattern: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') { i++; continue; }
+    if (inClass) { if (c === ']') inClass = false; continue; }
+    if (c === '[') { inClass = true; continue; }
+    if (c !== '(') continue;
+    if (pattern[i + 1] !== '?') { out.push(null); continue; }
+    const named = /^\?<([A-Za-z_]\w*)>/.exec(pattern.slice(i + 1));
+    if (named) out.push(named[1]);
+  }
+  return out;
 }
 
 export function psVersionTable(ctx: Ctx): Hashtable {

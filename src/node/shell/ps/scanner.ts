@@ -7,7 +7,7 @@ export class PsParseError extends Error {
   constructor(message: string, readonly id: string, readonly pos: number) { super(message); }
 }
 
-export const KEYWORDS = new Set(['if', 'elseif', 'else', 'while', 'for', 'foreach', 'do', 'until', 'function', 'filter', 'return', 'exit', 'throw', 'break', 'continue', 'try', 'catch', 'finally', 'param', 'trap']);
+export const KEYWORDS = new Set(['if', 'elseif', 'else', 'while', 'for', 'foreach', 'do', 'until', 'function', 'filter', 'return', 'exit', 'throw', 'break', 'continue', 'try', 'catch', 'finally', 'param', 'trap', 'switch']);
 
 type E<T extends Expr['t']> = Extract<Expr, { t: T }>;
 

@@ -4,7 +4,9 @@
 import type { RawArg, Sink } from './cmdlet-api.js';
 import type { Ps } from './interp.js';
 import { PsParseError, PsParser } from './parser.js';
+import { FlowSignal, PsTerminating } from './signals.js';
 import { PsError, toStr, type PsValue } from './values.js';
+import { bindParams } from './param-binding.js';
 
 export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Sink, pos: { pos: number; end: number }): Promise<void> {
   const fs = ps.ctx.env.fs;
@@ -22,20 +24,26 @@ export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Si
     if (!(e instanceof PsParseError)) throw e;
     throw new PsError(e.message, 'ParserError', e.id, { target: path, exceptionType: 'ParseException', ...pos });
   }
-  const args: PsValue[] = [];
-  for (const a of raw) {
-    if (a.name !== undefined) args.push(`-${a.name}`);
-    if (a.hasValue) args.push(a.value ?? null);
-  }
-  const scope = new Map<string, PsValue>([['args', args], ['psscriptroot', path.replace(/\\[^\\]*$/, '')], ['pscommandpath', path], ['myinvocation', toStr(path)]]);
+  const scope = new Map<string, PsValue>([['psscriptroot', path.replace(/\\[^\\]*$/, '')], ['pscommandpath', path], ['myinvocation', toStr(path)]]);
+  // The script's param() block takes the arguments as a function's does; without one they are $args.
+  const param = stmts[0]?.t === 'param' ? stmts.shift() as Extract<typeof stmts[0], { t: 'param' }> : undefined;
   // Errors inside the script point into the script's text, as PowerShell's "At <path>:<line>" does.
   const outer = ps.src;
-  ps.src = text;
+  const outerPath = ps.scriptPath;
   ps.scopes.push(scope);
   try {
-    for (const s of stmts) await ps.runStmt(s, out);
+    await bindParams(ps, param?.params ?? { decls: [], advanced: false }, raw, path, undefined);
+    ps.src = text;
+    ps.scriptPath = path;
+    await ps.runBlock(stmts, out);
+  } catch (e) {
+    if (e instanceof FlowSignal && e.kind === 'return') return;
+    if (e instanceof PsError) ps.locate(e);
+    if (e instanceof PsTerminating) ps.locate(e.error);
+    throw e;
   } finally {
     ps.scopes.pop();
+    ps.src = outer;
+    ps.scriptPath = outerPath;
   }
-  ps.src = outer;
 }

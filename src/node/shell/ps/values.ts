@@ -1,8 +1,8 @@
 // PowerShell values in JavaScript: strings, numbers, booleans, $null, arrays, byte[] (Buffer), hashtables,
-// PSCustomObjects, script blocks, type literals and emulated .NET objects; conversions, members and operators
-// with PowerShell's rules (case-insensitive comparison, left operand decides the type, arrays filter).
+// PSCustomObjects, script blocks, type literals and emulated .NET objects, and their conversions (the operators
+// are in operators.ts).
 
-import type { Stmt } from './ast.js';
+import type { ParamBlock, Stmt } from './ast.js';
 
 export type PsValue = null | boolean | number | string | Buffer | PsValue[] | Hashtable | PsObject | ScriptBlock | TypeRef | DotNet;
 
@@ -17,6 +17,8 @@ export interface PsErrorInfo {
   /** Where in the script (offsets). */
   pos?: number;
   end?: number;
+  /** The exception the error wraps (1/0 is a RuntimeException around a DivideByZeroException). */
+  innerType?: string;
 }
 
 export class PsError extends Error {
@@ -26,6 +28,11 @@ export class PsError extends Error {
   command: string;
   pos?: number;
   end?: number;
+  innerType?: string;
+  /** The exception object a script threw (`throw [IO.IOException]::new('m')`), kept for `$_.Exception`. */
+  exceptionObject?: PsObject;
+  /** The script text `pos` points into, and its file (errors in a .ps1 say `At C:\s.ps1:3 char:1`). */
+  origin?: { src: string; path?: string };
   constructor(message: string, readonly category: string, readonly errorId: string, info: PsErrorInfo = {}) {
     super(message);
     this.target = info.target ?? '';
@@ -34,6 +41,7 @@ export class PsError extends Error {
     this.command = info.command ?? '';
     this.pos = info.pos;
     this.end = info.end;
+    this.innerType = info.innerType;
   }
 }
 
@@ -65,7 +73,7 @@ export class TypeRef {
 }
 
 export class ScriptBlock {
-  constructor(readonly body: Stmt[], readonly params: string[], readonly text: string) {}
+  constructor(readonly body: Stmt[], readonly params: ParamBlock, readonly text: string) {}
   toString(): string { return this.text; }
 }
 
@@ -186,161 +194,4 @@ export function unwrap(items: PsValue[]): PsValue {
   if (items.length === 0) return null;
   if (items.length === 1) return items[0];
   return items;
-}
-
-function cmpValues(a: PsValue, b: PsValue, ci: boolean): number {
-  if (typeof a === 'number' || typeof b === 'number') {
-    const x = typeof a === 'number' ? a : toNum(a, false);
-    const y = typeof b === 'number' ? b : toNum(b, false);
-    if (!Number.isNaN(x) && !Number.isNaN(y)) return x - y;
-  }
-  if (typeof a === 'boolean') return Number(a) - Number(toBool(b));
-  let x = toStr(a);
-  let y = toStr(b);
-  if (ci) { x = x.toLowerCase(); y = y.toLowerCase(); }
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-export function psEquals(a: PsValue, b: PsValue, ci = true): boolean {
-  if (a === null || b === null) return a === b;
-  if (a instanceof DotNet || b instanceof DotNet || a instanceof PsObject || a instanceof Hashtable) {
-    if (a instanceof DotNet && b instanceof DotNet) return a.hashKey() === b.hashKey();
-    if (typeof b === 'string' || typeof a === 'string') return toStr(a).toLowerCase() === toStr(b).toLowerCase();
-    return a === b;
-  }
-  return cmpValues(a, b, ci) === 0;
-}
-
-export function wildcardToRegex(p: string, ci: boolean): RegExp {
-  let re = '';
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '`') { re += (p[++i] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); continue; }
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') { const e = p.indexOf(']', i); if (e > i) { re += p.slice(i, e + 1); i = e; } else re += '\\['; }
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, ci ? 'is' : 's');
-}
-
-/** .NET composite formatting ({0}, {1,-10}, {0:N2}) for -f. */
-export function formatComposite(fmt: string, args: PsValue[]): string {
-  return fmt.replace(/\{\{|\}\}|\{(\d+)(?:,(-?\d+))?(?::([^}]*))?\}/g, (m, idx: string | undefined, align: string | undefined, spec: string | undefined) => {
-    if (m === '{{') return '{';
-    if (m === '}}') return '}';
-    const i = Number(idx);
-    if (i >= args.length) throw new PsError(`Error formatting a string: Index (zero based) must be greater than or equal to zero and less than the size of the argument list..`, 'InvalidOperation', 'FormatError');
-    const v = args[i];
-    let s = toStr(v);
-    if (spec && typeof v === 'number') {
-      const m2 = /^([NnDdXxFfPp])(\d*)$/.exec(spec);
-      if (m2) {
-        const p = m2[2] === '' ? undefined : Number(m2[2]);
-        switch (m2[1].toUpperCase()) {
-          case 'N': s = v.toLocaleString('en-US', { minimumFractionDigits: p ?? 2, maximumFractionDigits: p ?? 2 }); break;
-          case 'D': s = String(Math.trunc(v)).padStart(p ?? 0, '0'); break;
-          case 'X': s = Math.trunc(v).toString(16).padStart(p ?? 0, '0'); if (m2[1] === 'X') s = s.toUpperCase(); break;
-          case 'F': s = v.toFixed(p ?? 2); break;
-          case 'P': s = `${(v * 100).toFixed(p ?? 2)} %`; break;
-        }
-      }
-    }
-    if (align) { const w = Number(align); s = w < 0 ? s.padEnd(-w) : s.padStart(w); }
-    return s;
-  });
-}
-
-/** Binary operators except assignment and the short-circuit -and/-or. */
-export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpMatchArray | null) => void): PsValue {
-  const cs = op.startsWith('c');
-  const base = cs ? op.slice(1) : op.startsWith('i') && op.length > 2 && ['ieq', 'ine', 'igt', 'ige', 'ilt', 'ile', 'ilike', 'inotlike', 'imatch', 'inotmatch', 'icontains', 'inotcontains', 'iin', 'inotin', 'ireplace', 'isplit'].includes(op) ? op.slice(1) : op;
-  const ci = !cs;
-  switch (base) {
-    case '+':
-      if (a === null) return b;
-      if (Array.isArray(a)) return [...a, ...(Array.isArray(b) ? b : [b])];
-      if (typeof a === 'string') return a + toStr(b);
-      if (a instanceof Hashtable && b instanceof Hashtable) {
-        const h = new Hashtable(a.ordered);
-        for (const [k, v] of a.entries()) h.set(k, v);
-        for (const [k, v] of b.entries()) h.add(k, v);
-        return h;
-      }
-      return toNum(a) + toNum(b);
-    case '-': return toNum(a) - toNum(b);
-    case '*':
-      if (typeof a === 'string') return a.repeat(Math.max(0, toNum(b)));
-      if (Array.isArray(a)) return Array.from({ length: Math.max(0, toNum(b)) }, () => a).flat();
-      return toNum(a) * toNum(b);
-    case '/': {
-      const d = toNum(b);
-      if (d === 0) throw new PsError('Attempted to divide by zero.', 'NotSpecified', 'RuntimeException');
-      return toNum(a) / d;
-    }
-    case '%': return toNum(a) % toNum(b);
-    case '..': {
-      const x = Math.trunc(toNum(a));
-      const y = Math.trunc(toNum(b));
-      if (Math.abs(y - x) > 10_000_000) throw new PsError('winkube: a range of more than 10,000,000 numbers is not emulated outside a foreach loop', 'NotImplemented', 'WinkubeUnavailable', { exceptionType: 'NotSupportedException' });
-      const out: number[] = [];
-      for (let i = x; x <= y ? i <= y : i >= y; i += x <= y ? 1 : -1) out.push(i);
-      return out;
-    }
-    case 'f': return formatComposite(toStr(a), Array.isArray(b) ? b : [b]);
-    case 'band': return toNum(a) & toNum(b);
-    case 'bor': return toNum(a) | toNum(b);
-    case 'bxor': return toNum(a) ^ toNum(b);
-    case 'shl': return toNum(a) << toNum(b);
-    case 'shr': return toNum(a) >> toNum(b);
-    case 'join': return enumerate(a).map(toStr).join(toStr(b));
-    case 'split': return toStr(a).split(new RegExp(toStr(b), ci ? 'i' : ''));
-    case 'replace': {
-      const [pat, rep] = Array.isArray(b) ? [toStr(b[0]), toStr(b[1] ?? '')] : [toStr(b), ''];
-      const re = new RegExp(pat, ci ? 'gi' : 'g');
-      const one = (s: PsValue) => toStr(s).replace(re, rep.replace(/\$(\d)/g, '$$$1'));
-      return Array.isArray(a) ? a.map(one) : one(a);
-    }
-    case 'is': return isType(a, toStr(b instanceof TypeRef ? b.name : b));
-    case 'isnot': return !isType(a, toStr(b instanceof TypeRef ? b.name : b));
-    case 'as': return a;
-    case 'contains': return enumerate(a).some((x) => psEquals(x, b, ci));
-    case 'notcontains': return !enumerate(a).some((x) => psEquals(x, b, ci));
-    case 'in': return enumerate(b).some((x) => psEquals(a, x, ci));
-    case 'notin': return !enumerate(b).some((x) => psEquals(a, x, ci));
-  }
-  const test = (x: PsValue): boolean => {
-    switch (base) {
-      case 'eq': return psEquals(x, b, ci);
-      case 'ne': return !psEquals(x, b, ci);
-      case 'gt': return cmpValues(x, b, ci) > 0;
-      case 'ge': return cmpValues(x, b, ci) >= 0;
-      case 'lt': return cmpValues(x, b, ci) < 0;
-      case 'le': return cmpValues(x, b, ci) <= 0;
-      case 'like': return wildcardToRegex(toStr(b), ci).test(toStr(x));
-      case 'notlike': return !wildcardToRegex(toStr(b), ci).test(toStr(x));
-      case 'match': case 'notmatch': {
-        const m = toStr(x).match(new RegExp(toStr(b), ci ? 'i' : ''));
-        if (!Array.isArray(a)) matches?.(m);
-        return (m !== null) === (base === 'match');
-      }
-    }
-    throw new PsError(`Unexpected token '-${op}' in expression or statement.`, 'ParserError', 'UnexpectedToken');
-  };
-  if (Array.isArray(a)) return a.filter(test);
-  return test(a);
-}
-
-export function isType(v: PsValue, t: string): boolean {
-  const n = t.toLowerCase().replace(/^system\./, '');
-  switch (n) {
-    case 'string': return typeof v === 'string';
-    case 'int': case 'int32': case 'long': case 'int64': return typeof v === 'number' && Number.isInteger(v);
-    case 'double': return typeof v === 'number';
-    case 'bool': case 'boolean': return typeof v === 'boolean';
-    case 'array': case 'object[]': return Array.isArray(v);
-    case 'hashtable': case 'collections.hashtable': return v instanceof Hashtable;
-    case 'object': case 'psobject': return v !== null;
-    default: return v !== null && typeName(v).toLowerCase().endsWith(n);
-  }
 }

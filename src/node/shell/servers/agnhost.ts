@@ -9,6 +9,7 @@ import { fetchUrl } from '../net/http-client.js';
 import { resolveHost } from '../net/resolver.js';
 import { response, serve } from './common.js';
 import { agnhostWebhook } from './agnhost-webhook.js';
+import { agnhostCrdConversionWebhook } from './agnhost-crd-conversion.js';
 
 function flag(args: string[], name: string, def: string): string {
   for (let i = 0; i < args.length; i++) {
@@ -96,6 +97,7 @@ export async function agnhost(argv: string[], ctx: Ctx): Promise<number> {
       return 0;
     case 'netexec': return netexec(args, ctx);
     case 'webhook': return agnhostWebhook(args, ctx);
+    case 'crd-conversion-webhook': return agnhostCrdConversionWebhook(args, ctx);
     case 'serve-hostname': {
       const port = Number(flag(args, 'port', '9376'));
       ctx.stderr.write(`${new Date(ctx.env.clock.now()).toISOString().replace('T', ' ').replace(/\..*/, '')} Serving on port ${port}.\n`);

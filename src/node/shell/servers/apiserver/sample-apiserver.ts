@@ -1,11 +1,13 @@
 // The Kubernetes e2e aggregator backend (registry.k8s.io/e2e-test-images/sample-apiserver; kubernetes/sample-apiserver):
 // wardle.example.com v1alpha1 (flunders, fischers) and v1beta1 (flunders) over HTTPS on --secure-port (443), with
-// the generic server's discovery, Tables (the default convertor: Name, Created At) and Status errors.
+// the generic server's discovery, Tables (the default convertor: Name, Created At), watch streams, its types'
+// OpenAPI and Status errors.
 
 import type { HttpRequest, HttpResponse } from '../../interfaces.js';
 import type { Ctx } from '../../core/ctx.js';
-import { serve } from '../common.js';
+import { response, serve } from '../common.js';
 import { flag, json, notFoundPath, serveGeneric, servingCert, statusError, type ServedGroup } from './generic.js';
+import { wardleV2, wardleV3, wardleV3Discovery } from './wardle-openapi.js';
 import { WARDLE_GROUP, WardleStore, type Failure, type WardleObject } from './wardle-store.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -20,11 +22,11 @@ export const WARDLE: ServedGroup = {
 const isFailure = (x: WardleObject | Failure): x is Failure => typeof (x as Failure).code === 'number';
 const fail = (f: Failure) => statusError(f.code, f.reason, f.message, f.details);
 
-/** rest.NewDefaultTableConvertor: Name and Created At. */
-function table(items: WardleObject[], rv: string, single: boolean): object {
+/** rest.NewDefaultTableConvertor: Name and Created At (watch events after the first leave the columns out). */
+function table(items: WardleObject[], rv: string, single: boolean, noHeaders = false): object {
   return {
     kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: single ? {} : { resourceVersion: rv },
-    columnDefinitions: [
+    columnDefinitions: noHeaders ? [] : [
       { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names', priority: 0 },
       { name: 'Created At', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata', priority: 0 },
     ],
@@ -46,8 +48,62 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-export function sampleApiserverHandler(store: WardleStore): (req: HttpRequest) => Promise<HttpResponse> {
+/** The group's own OpenAPI (the generic server's handlers, fed by the generated definitions). */
+function serveOpenApi(path: string): HttpResponse | undefined {
+  if (path === '/openapi/v2') return json(200, wardleV2(WARDLE));
+  if (path === '/openapi/v3') return json(200, wardleV3Discovery(WARDLE));
+  const m = /^\/openapi\/v3\/apis\/([^/]+)\/([^/]+)$/.exec(path);
+  if (!m) return undefined;
+  const doc = m[1] === WARDLE.group ? wardleV3(WARDLE, m[2]) : undefined;
+  return doc ? json(200, doc) : response(404, '404 page not found\n', { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+}
+
+/** strconv.ParseBool, as the generic server reads `watch`. */
+const isTrue = (v: string | null) => v !== null && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v);
+
+/**
+ * A watch as the generic registry serves it: 200 at once, then one JSON event per line, flushed as it happens;
+ * `fieldSelector=metadata.name=x` (kubectl get NAME -w) narrows it to one object. Tables (kubectl get -w) carry the
+ * column definitions in the first event only.
+ */
+function watchResponse(store: WardleStore, resource: string, namespace: string | undefined, params: URLSearchParams, asTable: boolean, out: (o: WardleObject) => WardleObject, stopped?: AbortSignal): HttpResponse {
+  const only = /^metadata\.name=(.*)$/.exec(params.get('fieldSelector') ?? '')?.[1];
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  return {
+    status: 200, headers, body: Buffer.alloc(0),
+    stream: (w) => {
+      let headersSent = false;
+      const line = (type: string, object: unknown) => w.write(`${JSON.stringify({ type, object })}\n`);
+      const stop = store.watch(resource, namespace, params.get('resourceVersion') ?? undefined, (ev) => {
+        if (only !== undefined && ev.object.metadata.name !== only) return;
+        if (!asTable) return line(ev.type, out(ev.object));
+        line(ev.type, table([ev.object], ev.object.metadata.resourceVersion ?? store.revision, false, headersSent));
+        headersSent = true;
+      });
+      if (typeof stop !== 'function') {
+        // Errors after the 200 travel in the stream, as an ERROR event with the Status (410 Expired).
+        line('ERROR', { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: stop.message, reason: stop.reason, code: stop.code });
+        w.end();
+        return () => {};
+      }
+      // The program stopping ends its open watches (the client sees the stream end, and re-lists elsewhere).
+      const onStop = () => {
+        stop();
+        w.end();
+      };
+      stopped?.addEventListener('abort', onStop, { once: true });
+      return () => {
+        stopped?.removeEventListener('abort', onStop);
+        stop();
+      };
+    },
+  };
+}
+
+export function sampleApiserverHandler(store: WardleStore, stopped?: AbortSignal): (req: HttpRequest) => Promise<HttpResponse> {
   return async (req) => {
+    const openapi = serveOpenApi(req.path.split('?')[0]);
+    if (openapi) return openapi;
     const generic = serveGeneric(req, [WARDLE]);
     if (generic) return generic;
     const [rawPath, query = ''] = req.path.split('?');
@@ -68,8 +124,8 @@ export function sampleApiserverHandler(store: WardleStore): (req: HttpRequest) =
     const apiVersion = `${WARDLE_GROUP}/${version.version}`;
     const asTable = /as=Table/.test(req.headers.accept ?? '');
     const out = (o: WardleObject) => ({ ...o, kind: res.kind, apiVersion });
-    if (req.method === 'GET' && params.get('watch') && ['true', '1'].includes(params.get('watch')!)) {
-      return statusError(405, 'MethodNotAllowed', 'watch is not served by this emulated sample-apiserver', {});
+    if (req.method === 'GET' && !name && isTrue(params.get('watch'))) {
+      return watchResponse(store, res.plural, namespace, params, asTable, out, stopped);
     }
     if (req.method === 'GET' && !name) {
       const items = store.list(res.plural, namespace);
@@ -123,7 +179,7 @@ export async function sampleApiserver(argv: string[], ctx: Ctx): Promise<number>
   const port = Number(flag(args, 'secure-port') ?? '443');
   ctx.stderr.write(`I0000 00:00:00.000000       1 secure_serving.go:213] Serving securely on [::]:${port}\n`);
   const store = new WardleStore(() => ctx.env.clock.now());
-  return serve(ctx, 'sample-apiserver', [{ port, handler: sampleApiserverHandler(store), tls }], () => {
+  return serve(ctx, 'sample-apiserver', [{ port, handler: sampleApiserverHandler(store, ctx.signal), tls }], () => {
     ctx.stderr.write(`Error: failed to create listener: failed to listen on 0.0.0.0:${port}: listen tcp 0.0.0.0:${port}: bind: address already in use\n`);
     return 1;
   });

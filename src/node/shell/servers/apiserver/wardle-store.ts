@@ -18,10 +18,18 @@ export interface Failure { code: number; reason: string; message: string; detail
 
 export const WARDLE_GROUP = 'wardle.example.com';
 
+/** One change, as the registry's watch sends it (the object carries the change's resourceVersion). */
+export interface WardleEvent { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: WardleObject }
+
+/** How many past changes a watch from a resourceVersion can replay (the cacher's window; older ones get 410). */
+export const WATCH_HISTORY = 1000;
+
 /** The collections and the one resourceVersion counter etcd would keep. */
 export class WardleStore {
   private rv = 1;
   private readonly data = new Map<string, Map<string, WardleObject>>([['flunders', new Map()], ['fischers', new Map()]]);
+  private readonly history: WardleEvent[] = [];
+  private readonly watchers = new Set<(ev: WardleEvent) => void>();
 
   constructor(private readonly now: () => number) {}
 
@@ -55,6 +63,7 @@ export class WardleStore {
     meta.resourceVersion = String(++this.rv);
     const stored = { ...obj, metadata: meta };
     coll.set(key(namespace, meta.name), stored);
+    this.emit({ type: 'ADDED', resource, object: stored });
     return stored;
   }
 
@@ -69,6 +78,7 @@ export class WardleStore {
     const next = { ...obj, metadata: { ...obj.metadata, name, namespace, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp, resourceVersion: String(++this.rv) } };
     if (!namespace) delete next.metadata.namespace;
     this.data.get(resource)!.set(key(namespace, name), next);
+    this.emit({ type: 'MODIFIED', resource, object: next });
     return next;
   }
 
@@ -77,7 +87,40 @@ export class WardleStore {
     if ('code' in cur) return cur;
     this.data.get(resource)!.delete(key(namespace, name));
     this.rv++;
+    // etcd's delete event carries the deletion's revision.
+    this.emit({ type: 'DELETED', resource, object: { ...cur, metadata: { ...cur.metadata, resourceVersion: String(this.rv) } } });
     return cur;
+  }
+
+  /**
+   * Watches one collection: from "" or "0" the current objects as ADDED first, from a later resourceVersion the
+   * changes after it (410 Expired when it is older than the kept history), then every change as it happens.
+   */
+  watch(resource: string, namespace: string | undefined, from: string | undefined, send: (ev: WardleEvent) => void): (() => void) | Failure {
+    const mine = (ev: WardleEvent) => ev.resource === resource && (!namespace || ev.object.metadata.namespace === namespace);
+    if (!from || from === '0') {
+      for (const object of this.list(resource, namespace)) send({ type: 'ADDED', resource, object });
+    } else {
+      const after = Number(from);
+      if (!/^\d+$/.test(from)) return { code: 400, reason: 'BadRequest', message: `resourceVersion: Invalid value: "${from}": strconv.ParseUint: parsing "${from}": invalid syntax` };
+      const oldest = this.history.length ? Number(this.history[0].object.metadata.resourceVersion) : this.rv + 1;
+      if (after + 1 < oldest && after < this.rv) return { code: 410, reason: 'Expired', message: `too old resource version: ${after} (${oldest - 1})` };
+      for (const ev of this.history) if (Number(ev.object.metadata.resourceVersion) > after && mine(ev)) send(ev);
+    }
+    const fn = (ev: WardleEvent) => { if (mine(ev)) send(ev); };
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  /** Open watches (the program closes them when it stops). */
+  get watching(): number {
+    return this.watchers.size;
+  }
+
+  private emit(ev: WardleEvent): void {
+    this.history.push(ev);
+    if (this.history.length > WATCH_HISTORY) this.history.shift();
+    for (const w of [...this.watchers]) w(ev);
   }
 
   /** BanFlunder: a flunder may not carry a name some fischer disallows. */

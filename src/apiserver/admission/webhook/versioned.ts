@@ -1,0 +1,38 @@
+// The object as a webhook registered for an equivalent resource sees it: matchPolicy Equivalent calls a webhook for
+// apps/v1 deployments on a request through another version of the same stored resource, with the object converted
+// to the version the webhook registered for, and a mutating webhook's patch converted back
+// (staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/generic/conversion.go, mutating/dispatcher.go).
+// In the served set the equivalences are the resources stored alike: autoscaling v1/v2 HorizontalPodAutoscalers,
+// core and events.k8s.io Events, and every served version of a CustomResourceDefinition.
+
+import type { ResourceDecl } from '../../../api/interfaces.js';
+import type { KubeObject } from '../../../api/types.js';
+import { cloneJson } from '../../../util/json.js';
+import type { AdmissionAttributes } from '../interfaces.js';
+import type { Invocation } from './review.js';
+
+/** Converts `obj` (in `from`'s version) to `to`'s version through their shared storage form; never changes `obj`. */
+export function convertObject(obj: KubeObject, from: ResourceDecl, to: ResourceDecl): KubeObject {
+  const copy = cloneJson(obj);
+  if (from === to) return copy;
+  const stored = from.storedAs ? from.storedAs.codec.toStorage(copy) : copy;
+  return to.storedAs ? to.storedAs.codec.fromStorage(cloneJson(stored)) : stored;
+}
+
+/** Whether the webhook was matched through another version than the request's. */
+export function isConverted(a: AdmissionAttributes, inv: Invocation): inv is Invocation & { decl: ResourceDecl } {
+  return inv.decl !== undefined && inv.decl !== a.decl;
+}
+
+/**
+ * The attributes with object and oldObject in the invocation's version (the request's own fields stay as they came:
+ * requestKind, requestResource). The same attributes when no conversion is needed.
+ */
+export function versionedAttributes(a: AdmissionAttributes, inv: Invocation): AdmissionAttributes {
+  if (!isConverted(a, inv)) return a;
+  return {
+    ...a,
+    object: a.object && convertObject(a.object, a.decl, inv.decl),
+    oldObject: a.oldObject && convertObject(a.oldObject, a.decl, inv.decl),
+  };
+}

@@ -1,0 +1,167 @@
+// A Transport carried over a MessagePort: a component in a worker thread (PortTransport) asks the API server in the
+// main thread (servePort), which answers with the component's own in-process client. Objects cross by structured
+// clone, so each side owns what it holds, as over HTTP, without JSON text or sockets in between.
+
+import type { WatchEvent } from '../api/types.js';
+import { StatusError } from '../api/errors.js';
+import { checkResponse } from './client.js';
+import type { ApiRequest, ApiResponse, Transport, WatchStream } from './interfaces.js';
+
+/** What both ends need of a port: a worker's parentPort, the Worker object itself, or a MessageChannel end. */
+export interface Port {
+  postMessage(m: unknown): void;
+  on(event: 'message', listener: (m: unknown) => void): unknown;
+}
+
+type ToServer =
+  | { t: 'req'; id: number; req: ApiRequest }
+  | { t: 'watch'; id: number; req: ApiRequest }
+  | { t: 'stop'; id: number };
+
+type ToClient =
+  | { t: 'res'; id: number; res?: ApiResponse; error?: string }
+  | { t: 'events'; batch: [id: number, ev: WatchEvent][] }
+  | { t: 'end'; id: number };
+
+/** The message a port carries that is not this transport's (the host's own control messages pass by). */
+function isOurs(m: unknown): m is ToClient | ToServer {
+  return typeof m === 'object' && m !== null && typeof (m as { t?: unknown }).t === 'string' && ['req', 'watch', 'stop', 'res', 'events', 'end'].includes((m as { t: string }).t);
+}
+
+/** The worker's side: requests and watches go out as messages; answers and events come back in order. */
+export class PortTransport implements Transport {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: ApiResponse) => void; reject: (e: Error) => void }>();
+  private readonly watches = new Map<number, { onEvent: (ev: WatchEvent) => void; end: () => void }>();
+
+  constructor(private readonly port: Port) {
+    port.on('message', (m: unknown) => {
+      if (isOurs(m)) this.received(m as ToClient);
+    });
+  }
+
+  request(req: ApiRequest): Promise<ApiResponse> {
+    const id = this.nextId++;
+    return new Promise<ApiResponse>((resolve, reject) => {
+      this.pending.set(id, { resolve: (res) => resolve(withBuffer(res)), reject });
+      this.port.postMessage({ t: 'req', id, req: { ...req, handOver: undefined } } satisfies ToServer);
+    });
+  }
+
+  async watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream> {
+    const id = this.nextId++;
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.watches.delete(id);
+      finish();
+    };
+    // The first answer says whether the watch started (status 200) or why not.
+    const started = new Promise<ApiResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.watches.set(id, { onEvent: (ev) => { if (!ended) onEvent(ev); }, end });
+    this.port.postMessage({ t: 'watch', id, req } satisfies ToServer);
+    const res = await started.catch((err: unknown) => {
+      this.watches.delete(id);
+      throw err;
+    });
+    if (res.status !== 200) {
+      this.watches.delete(id);
+      checkResponse(res);
+      throw new Error(`port transport: ${req.path} did not answer with a watch stream`);
+    }
+    return {
+      done,
+      stop: () => {
+        if (!ended) this.port.postMessage({ t: 'stop', id } satisfies ToServer);
+        end();
+      },
+    };
+  }
+
+  close(): void {
+    for (const w of [...this.watches.values()]) w.end();
+  }
+
+  private received(m: ToClient): void {
+    if (m.t === 'res') {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.res!);
+    } else if (m.t === 'events') {
+      for (const [id, ev] of m.batch) this.watches.get(id)?.onEvent(ev);
+    } else {
+      this.watches.get(m.id)?.end();
+    }
+  }
+}
+
+/**
+ * The main thread's side: answers a worker's requests with `transport` (the component's in-process client, so its
+ * identity is checked as for any client). Watch events are gathered and sent once per turn of the loop, so a burst of
+ * writes costs the worker a few messages, not one per event. Returns a function that ends every watch.
+ */
+export function servePort(port: Port, transport: Transport): () => void {
+  const watches = new Map<number, WatchStream>();
+  let batch: [number, WatchEvent][] = [];
+  let flushing = false;
+  const flush = () => {
+    flushing = false;
+    if (batch.length === 0) return;
+    const events = batch;
+    batch = [];
+    port.postMessage({ t: 'events', batch: events } satisfies ToClient);
+  };
+  const send = (m: ToClient) => {
+    flush(); // answers and ends keep their place after the events before them
+    port.postMessage(m);
+  };
+  port.on('message', (m: unknown) => {
+    if (!isOurs(m)) return;
+    const msg = m as ToServer;
+    if (msg.t === 'req') {
+      // The body was cloned on its way here and the answer is cloned on its way back: no copies needed in between.
+      transport.request({ ...msg.req, handOver: true }).then(
+        (res) => send({ t: 'res', id: msg.id, res }),
+        (err: unknown) => send({ t: 'res', id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+      );
+    } else if (msg.t === 'watch') {
+      transport.watch(msg.req, (ev) => {
+        batch.push([msg.id, ev]);
+        if (!flushing) {
+          flushing = true;
+          setImmediate(flush);
+        }
+      }).then(
+        (stream) => {
+          watches.set(msg.id, stream);
+          send({ t: 'res', id: msg.id, res: { status: 200, body: undefined } });
+          void stream.done.then(() => {
+            if (watches.delete(msg.id)) send({ t: 'end', id: msg.id });
+          });
+        },
+        // A refused watch comes back as its Status, which the worker's checkResponse throws as the same StatusError.
+        (err: unknown) => send(err instanceof StatusError
+          ? { t: 'res', id: msg.id, res: { status: err.code, body: err.toStatus() } }
+          : { t: 'res', id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+      );
+    } else {
+      const w = watches.get(msg.id);
+      watches.delete(msg.id);
+      w?.stop();
+    }
+  });
+  return () => {
+    for (const w of watches.values()) w.stop();
+    watches.clear();
+  };
+}
+
+/** Buffers cross as plain Uint8Arrays; components expect Buffers where HTTP and in-process give them. */
+function withBuffer(res: ApiResponse): ApiResponse {
+  return res.body instanceof Uint8Array && !Buffer.isBuffer(res.body) ? { ...res, body: Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength) } : res;
+}
