@@ -52,8 +52,8 @@ export interface ClusterConfig {
   components?: ComponentsConfig['run'];
   /** The address the cluster-info ConfigMap gives joining nodes (kubeadm's controlPlaneEndpoint); this server when absent. */
   controlPlaneEndpoint?: string;
-  /** Run the scheduler in a worker thread (ComponentsConfig.schedulerThread); in this thread when absent. */
-  schedulerThread?: ComponentsConfig['schedulerThread'];
+  /** Run the scheduler and the controller-manager in worker threads (ComponentsConfig.threads); here when absent. */
+  threads?: ComponentsConfig['threads'];
   /** Install windows-gmsa's CRD and admission webhook (`winkube up --gmsa-webhook`, on by default there). */
   gmsaWebhook?: boolean;
   /** kube-apiserver's --authorization-mode, in order; Node,RBAC when absent. */
@@ -150,7 +150,7 @@ export class Cluster {
       clusterSigning: this.pki.ca,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
-      run: this.cfg.components, schedulerThread: this.cfg.schedulerThread,
+      run: this.cfg.components, threads: this.cfg.threads,
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
       ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
     });

@@ -15,6 +15,7 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger, LogLevel } from '../util/log.js';
 import { startComponentThread, type ComponentThread } from './threads/component-thread.js';
+import { startControllerManagerThread } from './threads/controller-manager-thread.js';
 import type { ControlPlane } from './control-plane.js';
 import { NODE_AGENT_USER, NODE_AGENTS_GROUP } from './component-rbac.js';
 import type { Client } from '../client/interfaces.js';
@@ -28,6 +29,8 @@ import { inProcessClientBuilder, type ControllerClientBuilder } from '../control
  * as its ServiceAccount kube-system/<name>, held to the system:controller:<name> role (src/controllers/identity.ts).
  */
 const AUTHENTICATED = ['system:authenticated'];
+/** A burst of pod status changes (thousands of pods starting) is one ReplicaSet sync per 100 ms or more, not one per pod. */
+const POD_EVENT_BATCH_MS = 100;
 
 export interface ComponentsConfig {
   /** Where each component gets its client: the in-process API server, or a kubeconfig's server (separate processes). */
@@ -62,8 +65,11 @@ export interface ComponentsConfig {
   apiServer?: NodeAgentOptions['apiServer'];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
-  /** Run the scheduler in a worker thread (`winkube up`), its own logger at this level; in this thread when absent. */
-  schedulerThread?: { logLevel: LogLevel };
+  /**
+   * Run the scheduler and the controller-manager in worker threads (`winkube up --threads`), their loggers at this
+   * level; both in this thread when absent.
+   */
+  threads?: { logLevel: LogLevel };
   /** The node lifecycle controller's settings (--node-monitor-grace-period). */
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** The horizontal pod autoscaler's settings (--horizontal-pod-autoscaler-sync-period). */
@@ -91,12 +97,24 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   const stops: (() => void)[] = [];
   const threads: ComponentThread[] = [];
 
-  if (run.controllers) {
+  if (run.controllers && cfg.threads && !cfg.controllerClients) {
+    // The same controllers in a worker thread, each acting as its ServiceAccount through a client served here.
+    const thread = await startControllerManagerThread({
+      own: inProcessClientBuilder((user, userAgent) => controlPlane.client(user, userAgent)).own,
+      clientFor: (user, userAgent) => controlPlane.client(user, userAgent),
+      options: {
+        rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers,
+        nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler, podEventBatchMs: POD_EVENT_BATCH_MS,
+      },
+      logger: logger.child('controller-manager'), logLevel: cfg.threads.logLevel,
+    });
+    threads.push(thread);
+    step(`controller-manager running (${thread.detail}, worker thread)`);
+  } else if (run.controllers) {
     const clients = cfg.controllerClients ?? inProcessClientBuilder((user, userAgent) => controlPlane.client(user, userAgent));
     const cm = new ControllerManager({
       client: clients.own, clients, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
-      // A burst of pod status changes (thousands of pods starting) is one ReplicaSet sync per 100 ms, not one per pod.
-      podEventBatchMs: 100,
+      podEventBatchMs: POD_EVENT_BATCH_MS,
       recorder: (component, client) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();
@@ -104,12 +122,12 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     out.controllers = cm;
     step(`controller-manager running (${cm.controllers.length} controllers)`);
   }
-  if (run.scheduler && cfg.schedulerThread) {
+  if (run.scheduler && cfg.threads) {
     // The same scheduler in a worker thread: its filtering and scoring run on the second core.
     const client = controlPlane.client({ name: 'system:kube-scheduler', groups: AUTHENTICATED });
     const thread = await startComponentThread({
       entry: new URL('./threads/scheduler-worker.js', import.meta.url), transport: client.transport, logger: logger.child('scheduler'),
-      logLevel: cfg.schedulerThread.logLevel,
+      logLevel: cfg.threads.logLevel,
     });
     threads.push(thread);
     step('scheduler running (worker thread)');

@@ -67,7 +67,7 @@ export function legacyClaims(namespace: string, serviceAccount: ObjectRef, secre
 
 /** Signs claims with the cluster's ServiceAccount key. */
 export class TokenSigner {
-  constructor(private readonly keys: ServiceAccountKeys, readonly issuer: string = DEFAULT_ISSUER) {}
+  constructor(readonly keys: ServiceAccountKeys, readonly issuer: string = DEFAULT_ISSUER) {}
 
   async sign(claims: Record<string, unknown>): Promise<string> {
     return new CompactSign(Buffer.from(JSON.stringify(claims)))

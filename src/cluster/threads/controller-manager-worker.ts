@@ -1,0 +1,57 @@
+// The worker-thread entry of the controller-manager as `winkube up` runs it (component-thread.ts): the same
+// ControllerManager as in-process; its own client over the thread's port, each controller's ServiceAccount client over a
+// port of its own that the host serves with that identity.
+
+import { MessageChannel, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { TokenSigner } from '../../apiserver/authn/service-account-token.js';
+import { createClient } from '../../client/client.js';
+import { createEventRecorder } from '../../client/event-recorder.js';
+import type { Client } from '../../client/interfaces.js';
+import { PortTransport } from '../../client/port-transport.js';
+import type { ControllerClientBuilder } from '../../controllers/identity.js';
+import { ControllerManager } from '../../controllers/manager.js';
+import { RealClock } from '../../util/clock.js';
+import { createLogger, type LogLevel } from '../../util/log.js';
+import type { ThreadControl } from './component-thread.js';
+import type { ControllerManagerThreadData } from './controller-manager-thread.js';
+
+const port = parentPort!;
+const post = (m: ThreadControl, transfer?: [MessagePort]) => port.postMessage(m, transfer);
+const data = workerData as ControllerManagerThreadData & { logLevel: LogLevel };
+const transports: PortTransport[] = [new PortTransport(port)];
+const own = createClient(transports[0]!);
+const perAccount = new Map<string, Client>();
+const clients: ControllerClientBuilder = {
+  own,
+  forServiceAccount(name) {
+    let c = perAccount.get(name);
+    if (!c) {
+      const { port1, port2 } = new MessageChannel();
+      post({ t: 'client', name, port: port2 }, [port2]);
+      const t = new PortTransport(port1);
+      transports.push(t);
+      perAccount.set(name, (c = createClient(t)));
+    }
+    return c;
+  },
+};
+const clock = new RealClock();
+const logger = createLogger({ level: data.logLevel }).child('controller-manager');
+const { signer, ...options } = data.options;
+const cm = new ControllerManager({
+  ...options, client: own, clients, clock, logger,
+  serviceAccountTokenSigner: signer ? new TokenSigner(signer.keys, signer.issuer) : undefined,
+  recorder: (component, client) => createEventRecorder({ client, clock, logger, component }),
+});
+
+port.on('message', (m: ThreadControl) => {
+  if (m?.t !== 'shutdown') return;
+  cm.stop();
+  for (const t of transports) t.close();
+  post({ t: 'stopped' });
+});
+
+cm.start().then(
+  () => post({ t: 'started', detail: `${cm.controllers.length} controllers` }),
+  (err: unknown) => post({ t: 'failed', error: String(err) }),
+);
