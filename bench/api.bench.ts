@@ -1,6 +1,6 @@
 // API latency and throughput over HTTPS with real clients: winkube's HttpTransport and @kubernetes/client-node
 // creating, getting, updating and listing ConfigMaps against a winkube API server in another process, at a few
-// concurrency levels. Run: node --import tsx bench/api.bench.ts   (table, then one JSON line; about 30-60 s on 2 cores)
+// concurrency levels. Run: npx tsc -p . && node dist/bench/api.bench.js   (table, then one JSON line; about 30-60 s on 2 cores)
 // BENCH_OPS (default 300) sets the ConfigMaps per run; every phase also stops at BENCH_PHASE_MS (default 2500).
 
 import { fork } from 'node:child_process';
@@ -133,7 +133,10 @@ async function runDriver(d: Driver, admin: Client, short: string): Promise<Phase
 async function main(): Promise<void> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'winkube-api-bench-'));
-  const server = fork(new URL('./api-bench-server.ts', import.meta.url).pathname, [dir], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  // The compiled server (its store runs a worker thread, which needs compiled JavaScript); its source under tsx when
+  // this file runs as TypeScript.
+  const compiled = import.meta.url.endsWith('.js');
+  const server = fork(new URL(`./api-bench-server.${compiled ? 'js' : 'ts'}`, import.meta.url).pathname, [dir], { execArgv: compiled ? [] : ['--import', 'tsx'], stdio: 'inherit' });
   const killTimer = setTimeout(() => server.kill('SIGKILL'), 180_000);
   killTimer.unref();
   try {

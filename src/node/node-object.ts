@@ -92,9 +92,16 @@ export function nodeImages(images: Iterable<string>): NodeStatus['images'] {
   return out.sort((a, b) => b.sizeBytes - a.sizeBytes || a.names[1].localeCompare(b.names[1]));
 }
 
+/** Image digests by name, worked out once per process rather than for every node's status. */
+const digests = new Map<string, string>();
+
 function digestFor(name: string): string {
-  const img = lookupImage(name);
-  return img?.ref.digest ?? `sha256:${createHash('sha256').update(`winkube-image:${img?.name ?? name}`).digest('hex')}`;
+  let digest = digests.get(name);
+  if (digest === undefined) {
+    const img = lookupImage(name);
+    digests.set(name, (digest = img?.ref.digest ?? `sha256:${createHash('sha256').update(`winkube-image:${img?.name ?? name}`).digest('hex')}`));
+  }
+  return digest;
 }
 
 export function nodeStatus(p: NodeProfile, images: Iterable<string>, now: number, since: number, bootCount: number): NodeStatus {

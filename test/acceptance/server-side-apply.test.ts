@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Kubectl, kubectlEnds, startCluster, type RunningCluster } from './harness.js';
+import { eventually, Kubectl, kubectlEnds, startCluster, type RunningCluster } from './harness.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const CHART = join(ROOT, 'test', 'fixtures', 'helm-style-chart.yaml');
@@ -100,8 +100,10 @@ for (const { version, path } of kubectlEnds()) {
       const scaled = k.run(['apply', '--server-side', '--field-manager=ops', '-f', '-'], OPS_REPLICAS);
       assert.match(scaled.stderr, /^error: Apply failed with 1 conflict: conflict with "kubectl[^"]*" with subresource "scale" using apps\/v1: \.spec\.replicas\n/);
     } finally {
-      // Gone before the next kubectl installs it again (namespace and CRD finalisation included).
+      // Gone before the next kubectl installs it again (namespace and CRD finalisation included): kubectl stops waiting
+      // once a kind is gone (the CR's, after its CRD), so wait for the namespace and the CRD themselves.
       k.run(['delete', '-f', CHART, '--timeout=90s'], undefined, 120_000);
+      await eventually(() => k.run(['get', 'namespace/helm-demo', KINDS[0]!]).stderr.match(/NotFound.*\n.*NotFound/s), 90_000, 'helm-demo and its CRD gone');
       k.dispose();
     }
   });

@@ -17,8 +17,25 @@ export interface IptablesService {
   sp: ServicePort;
 }
 
+/**
+ * Chain names by their input: every Linux node's proxier names the same Service ports and endpoints, so the hash is
+ * worked out once per name in the process, not once per node. Cleared when it grows past CHAIN_NAMES_KEPT (endpoint
+ * churn keeps adding names).
+ */
+const chainNames = new Map<string, string>();
+const CHAIN_NAMES_KEPT = 100_000;
+
 /** RFC 4648 base32 of sha256, first 16 characters: kube-proxy's portProtoHash and servicePortEndpointChainName. */
 function chainHash(s: string): string {
+  let name = chainNames.get(s);
+  if (name === undefined) {
+    if (chainNames.size >= CHAIN_NAMES_KEPT) chainNames.clear();
+    chainNames.set(s, (name = base32Sha256(s)));
+  }
+  return name;
+}
+
+function base32Sha256(s: string): string {
   const bytes = createHash('sha256').update(s).digest();
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
   let bits = 0;
