@@ -6,7 +6,7 @@
 import type { HttpRequest, HttpResponse } from '../interfaces.js';
 import type { Ctx } from '../core/ctx.js';
 import { inClusterHost } from './gmsa-kube-client.js';
-import { response, serve } from './common.js';
+import { flag, response, serve } from './common.js';
 
 type Obj = Record<string, unknown>;
 type Status = { metadata: Record<string, never>; status: 'Success' | 'Failure'; message?: string };
@@ -121,15 +121,6 @@ export async function serveConversion(req: HttpRequest, log: (line: string) => v
   // The request is reset before the review goes back.
   const body = { kind: 'ConversionReview', apiVersion: gv, request: { uid: '', desiredAPIVersion: '', objects: null }, response: answer };
   return response(200, `${JSON.stringify(body)}\n`, { 'Content-Type': 'application/json' });
-}
-
-function flag(args: string[], name: string, def: string): string {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === `--${name}` || a === `-${name}`) return args[i + 1] ?? def;
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
-  }
-  return def;
 }
 
 /** main.go: the in-cluster client first, then the key pair, then HTTPS on --port (443) until stopped. */

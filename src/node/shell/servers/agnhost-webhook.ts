@@ -5,7 +5,7 @@
 
 import type { HttpRequest, HttpResponse } from '../interfaces.js';
 import { sleep, type Ctx } from '../core/ctx.js';
-import { response, serve } from './common.js';
+import { flag, response, serve } from './common.js';
 
 type Review = { kind?: string; apiVersion?: string; request?: Record<string, unknown> & { uid?: string; operation?: string; name?: string; object?: unknown; oldObject?: unknown; resource?: { group?: string; version?: string; resource?: string } } };
 type Answer = { allowed: boolean; status?: Record<string, unknown>; patch?: string; patchType?: string } | null;
@@ -74,15 +74,6 @@ const HANDLERS: Record<string, Admit> = {
     return patch ? jsonPatch(patch) : { allowed: true };
   },
 };
-
-function flag(args: string[], name: string, def: string): string {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === `--${name}` || a === `-${name}`) return args[i + 1] ?? def;
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
-  }
-  return def;
-}
 
 /** main.go serve(): JSON only, an AdmissionReview of either version in, the same version out with the request uid. */
 async function serveReview(req: HttpRequest, admit: Admit, ctx: Ctx): Promise<HttpResponse> {

@@ -7,18 +7,9 @@ import { Aborted, sleep, type Ctx } from '../core/ctx.js';
 import { Capture } from '../core/streams.js';
 import { fetchUrl } from '../net/http-client.js';
 import { resolveHost } from '../net/resolver.js';
-import { response, serve } from './common.js';
+import { flag, response, serve } from './common.js';
 import { agnhostWebhook } from './agnhost-webhook.js';
 import { agnhostCrdConversionWebhook } from './agnhost-crd-conversion.js';
-
-function flag(args: string[], name: string, def: string): string {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === `--${name}` || a === `-${name}`) return args[i + 1] ?? def;
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
-  }
-  return def;
-}
 
 function query(req: HttpRequest): URLSearchParams {
   return new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');

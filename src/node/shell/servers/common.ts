@@ -74,3 +74,13 @@ export function clfTime(ms: number): string {
 export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
 }
+
+/** A Go `flag` value from a program's arguments (`--name v`, `-name v`, `--name=v`), or `def`. */
+export function flag(args: string[], name: string, def: string): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === `--${name}` || a === `-${name}`) return args[i + 1] ?? def;
+    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
+  }
+  return def;
+}
