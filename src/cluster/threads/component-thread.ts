@@ -26,6 +26,8 @@ export interface ComponentThreadOptions {
   workerData?: Record<string, unknown>;
   /** The transport for a further identity the worker asks for by name (a controller's ServiceAccount). */
   identity?: (name: string) => Transport;
+  /** The restart back-off's first and longest delay (RESTART_BASE_MS, RESTART_MAX_MS unless set). */
+  restartBackoffMs?: { base: number; max: number };
 }
 
 export interface ComponentThread {
@@ -35,25 +37,113 @@ export interface ComponentThread {
 }
 
 const STOP_GRACE_MS = 5000;
+/**
+ * A thread that dies is started again after a back-off that doubles from 10 s to 5 min, as a kubelet restarts a
+ * crashing static pod of the control plane; one that ran this long before dying starts again from the shortest delay.
+ */
+const RESTART_BASE_MS = 10_000;
+const RESTART_MAX_MS = 300_000;
+const RESTART_RESET_MS = 600_000;
 
+/** One worker and the ports served for it. */
+interface Launched {
+  worker: Worker;
+  detail?: string;
+  startedAt: number;
+  /** Ends the watches served over its ports. */
+  release(): void;
+}
+
+/**
+ * Starts the worker and waits until its component runs; afterwards a thread that exits on its own (an uncaught
+ * error in the component) is logged and started again (in one thread the same fault would have ended the process).
+ */
 export async function startComponentThread(opts: ComponentThreadOptions): Promise<ComponentThread> {
+  let current: Launched | undefined = await launch(opts);
+  const detail = current.detail;
+  let stopping = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const supervise = (run: Launched) => {
+    run.worker.once('exit', (code) => {
+      run.release();
+      if (stopping) return;
+      current = undefined;
+      if (Date.now() - run.startedAt >= RESTART_RESET_MS) failures = 0;
+      restartLater(`exited with code ${code}`);
+    });
+  };
+  const restartLater = (why: string) => {
+    const { base, max } = opts.restartBackoffMs ?? { base: RESTART_BASE_MS, max: RESTART_MAX_MS };
+    const delayMs = Math.min(base * 2 ** failures, max);
+    failures++;
+    opts.logger.error(`component thread ${why}; starting it again`, { inSeconds: delayMs / 1000 });
+    timer = setTimeout(() => {
+      launch(opts).then((run) => {
+        if (stopping) return void stopWorker(run);
+        current = run;
+        supervise(run);
+        opts.logger.info('component thread running again');
+      }, (err: unknown) => {
+        if (!stopping) restartLater(`failed to start: ${String(err)}`);
+      });
+    }, delayMs);
+    timer.unref();
+  };
+
+  supervise(current);
+  return {
+    detail,
+    stop: async () => {
+      stopping = true;
+      clearTimeout(timer);
+      if (current) await stopWorker(current);
+    },
+  };
+}
+
+async function launch(opts: ComponentThreadOptions): Promise<Launched> {
   const worker = new Worker(opts.entry, { workerData: { ...opts.workerData, logLevel: opts.logLevel } });
   const ends = [servePort(worker, opts.transport)];
-  const endWatches = () => ends.forEach((end) => end());
+  const release = () => ends.splice(0).forEach((end) => end());
   worker.on('message', (m: ThreadControl) => {
     if (m?.t !== 'client') return;
     if (opts.identity) ends.push(servePort(m.port, opts.identity(m.name)));
     else m.port.close();
   });
-  let detail: string | undefined;
-  const control = (want: ThreadControl['t'], timeoutMs?: number) => new Promise<void>((resolve, reject) => {
-    const timer = timeoutMs === undefined ? undefined : setTimeout(resolve, timeoutMs);
+  worker.on('error', (err) => opts.logger.error('component thread failed', { error: String(err) }));
+  try {
+    const started = await awaitControl(worker, 'started');
+    return { worker, detail: started?.t === 'started' ? started.detail : undefined, startedAt: Date.now(), release };
+  } catch (err) {
+    release();
+    await worker.terminate();
+    throw err;
+  }
+}
+
+/** Asks the worker to stop its component, waits a grace period for it, then ends the thread. */
+async function stopWorker(run: Launched): Promise<void> {
+  const stopped = awaitControl(run.worker, 'stopped', STOP_GRACE_MS);
+  run.worker.postMessage({ t: 'shutdown' } satisfies ThreadControl);
+  await stopped.catch(() => undefined);
+  run.release();
+  await run.worker.terminate();
+}
+
+/**
+ * Resolves with the worker's `want` message (undefined when the timeout or, for `stopped`, the thread's exit comes
+ * first); rejects when it reports `failed`, errors, or exits while starting.
+ */
+function awaitControl(worker: Worker, want: 'started' | 'stopped', timeoutMs?: number): Promise<ThreadControl | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => done(() => resolve(undefined)), timeoutMs);
     const onMessage = (m: ThreadControl) => {
-      if (m?.t === 'started') detail = m.detail;
-      if (m?.t === want) done(resolve);
+      if (m?.t === want) done(() => resolve(m));
       else if (m?.t === 'failed') done(() => reject(new Error(m.error)));
     };
-    const onExit = (code: number) => done(() => (want === 'stopped' ? resolve() : reject(new Error(`component thread exited with code ${code}`))));
+    const onExit = (code: number) => done(() => (want === 'stopped' ? resolve(undefined) : reject(new Error(`component thread exited with code ${code}`))));
     const onError = (err: Error) => done(() => reject(err));
     const done = (then: () => void) => {
       clearTimeout(timer);
@@ -62,22 +152,4 @@ export async function startComponentThread(opts: ComponentThreadOptions): Promis
     };
     worker.on('message', onMessage).on('exit', onExit).on('error', onError);
   });
-  try {
-    await control('started');
-  } catch (err) {
-    endWatches();
-    await worker.terminate();
-    throw err;
-  }
-  worker.on('error', (err) => opts.logger.error('component thread failed', { error: String(err) }));
-  return {
-    detail,
-    stop: async () => {
-      const stopped = control('stopped', STOP_GRACE_MS);
-      worker.postMessage({ t: 'shutdown' } satisfies ThreadControl);
-      await stopped.catch(() => undefined);
-      endWatches();
-      await worker.terminate();
-    },
-  };
 }

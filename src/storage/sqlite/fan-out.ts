@@ -1,7 +1,7 @@
 // The sqlite store's watchers: registration after replay, and handing each committed write to those it concerns.
 
 import { EventPump, type Subscriber } from '../event-pump.js';
-import type { KeyValue, StoreEvent, WatchHandle, WatchOptions } from '../interfaces.js';
+import type { KeyValue, StoreError, StoreEvent, WatchHandle, WatchOptions } from '../interfaces.js';
 import { inPrefix } from '../key-range.js';
 import type { Logger } from '../../util/log.js';
 import type { Replaced } from './statements.js';
@@ -11,6 +11,7 @@ interface StoreWatcher extends Subscriber<StoreEvent> {
   /** Only events with a revision above this are delivered. */
   after: number;
   currentValue?: WatchOptions['currentValue'];
+  onLost?: WatchOptions['onLost'];
 }
 
 /**
@@ -33,7 +34,7 @@ export class FanOut {
 
   /** Registers a watcher after handing it `history` (its replay), in one synchronous step so no write falls between. */
   add(prefix: string, after: number, onEvent: (ev: StoreEvent) => void, opts: WatchOptions, history: StoreEvent[]): WatchHandle {
-    const sub: StoreWatcher = { active: true, prefix, after, deliver: onEvent, currentValue: opts.currentValue };
+    const sub: StoreWatcher = { active: true, prefix, after, deliver: onEvent, currentValue: opts.currentValue, onLost: opts.onLost };
     for (const ev of history) this.pump.enqueue(sub, ev);
     this.watchers.add(sub);
     this.pump.run();
@@ -48,6 +49,19 @@ export class FanOut {
   stopAll(): void {
     for (const w of this.watchers) w.active = false;
     this.watchers.clear();
+  }
+
+  /** Ends every watch because no further event can come (the store broke), telling each watcher once. */
+  loseAll(reason: StoreError): void {
+    const lost = [...this.watchers];
+    this.stopAll();
+    for (const w of lost) {
+      try {
+        w.onLost?.(reason);
+      } catch (err) {
+        this.log.error('watch lost callback threw', { error: String(err) });
+      }
+    }
   }
 
   /** Hands one frozen event to every watcher of the key; builds nothing when nobody watches it. */

@@ -81,4 +81,19 @@ describe('ThreadedSqliteStore specifics', () => {
     await assert.rejects(s.get('/a'), { code: 'Unavailable' });
     await s.close();
   });
+
+  test('when the worker dies, waiting and later calls fail Unavailable and watches are told they are lost', async () => {
+    const s = new ThreadedSqliteStore({ path: tempFile(), logger: silentLogger });
+    await s.create('/a', '1');
+    const lost: string[] = [];
+    await s.watch('/', 0, () => undefined, { onLost: (err) => lost.push(err.code) });
+    const worker = (s as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    const stopping = worker.terminate();
+    const waiting = s.get('/a'); // sent to a worker that will never answer
+    await stopping;
+    await assert.rejects(waiting, { code: 'Unavailable' });
+    await assert.rejects(s.create('/b', '2'), { code: 'Unavailable', message: /^sqlite worker exited with code/ });
+    assert.deepEqual(lost, ['Unavailable']);
+    await s.close();
+  });
 });

@@ -46,6 +46,8 @@ export class ThreadedSqliteStore implements Store, WatchProgress {
   private rev = 0;
   private compacted = 0;
   private closed = false;
+  /** Set once the worker has failed or exited on its own: every later call fails with it instead of waiting. */
+  private broken?: StoreError;
   /** The value the update being delivered replaced, for watchers that do not hold it already. */
   private replacedValue?: { rev: number; value: string };
 
@@ -70,9 +72,9 @@ export class ThreadedSqliteStore implements Store, WatchProgress {
       });
     });
     this.ready.catch(() => { /* surfaced by the first operation */ });
-    this.worker.on('error', (err) => {
-      this.logger.error('sqlite worker failed', { error: String(err) });
-      this.failAll(new StoreError('Unavailable', `sqlite worker failed: ${err.message}`));
+    this.worker.on('error', (err) => this.fail(`sqlite worker failed: ${err.message}`));
+    this.worker.on('exit', (code) => {
+      if (!this.closed) this.fail(`sqlite worker exited with code ${code}`);
     });
   }
 
@@ -114,8 +116,8 @@ export class ThreadedSqliteStore implements Store, WatchProgress {
   }
 
   /**
-   * Never calls opts.onLost: the replay and the live events come over one ordered channel from one connection, so
-   * there is no stream that could break and no gap a watcher could fall into.
+   * Calls opts.onLost only when the worker is gone: the replay and the live events come over one ordered channel,
+   * so there is no stream that could break and no gap a watcher could fall into while it runs.
    */
   async watch(prefix: string, afterRevision: number, onEvent: (ev: StoreEvent) => void, opts: WatchOptions = {}): Promise<WatchHandle> {
     let handle: WatchHandle | undefined;
@@ -141,6 +143,7 @@ export class ThreadedSqliteStore implements Store, WatchProgress {
   }
 
   private async usable(): Promise<void> {
+    if (this.broken) throw this.broken;
     if (this.closed) throw new StoreError('Unavailable', 'sqlite store is closed');
     await this.ready;
   }
@@ -211,9 +214,19 @@ export class ThreadedSqliteStore implements Store, WatchProgress {
     }
   }
 
-  private failAll(err: Error): void {
-    for (const w of this.waiters.values()) w.reject(err);
+  /**
+   * The worker is gone (an 'error' is followed by 'exit'; the first one counts): callers waiting now and every later
+   * call fail Unavailable, and watches end, so nothing waits on a thread that will never answer.
+   */
+  private fail(message: string): void {
+    if (this.broken) return;
+    this.broken = new StoreError('Unavailable', message);
+    this.logger.error('sqlite store unusable', { error: message });
+    for (const w of this.waiters.values()) w.reject(this.broken);
     this.waiters.clear();
+    this.queue = [];
+    this.incoming = [];
+    this.fan.loseAll(this.broken);
   }
 }
 
