@@ -30,7 +30,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
   { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
   { name: 'authorization-mode', type: 'string', help: `kube-apiserver's: ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (winkube serves Node, RBAC, AlwaysAllow and AlwaysDeny)`, default: DEFAULT_AUTHORIZATION_MODES.join(','), placeholder: 'MODES' },
-  { name: 'threads', type: 'boolean', help: 'run the scheduler and the controller-manager in worker threads beside the API server, so they use a second core; --threads=false keeps them on the API server\'s thread', default: true },
+  { name: 'threads', type: 'boolean', help: 'run the scheduler, the controller-manager and the node agent in worker threads beside the API server, so they use a second core; --threads=false keeps them on the API server\'s thread', default: true },
   { name: 'node-monitor-grace-period', type: 'string', help: 'kube-controller-manager\'s: how long a node\'s kubelet may stay silent (no Lease renewal, no status) before the node is NotReady; keep it above the kubelets\' 10s Lease renewal plus the 5s monitor period', default: '50s', placeholder: 'DURATION' },
 ];
 

@@ -13,9 +13,10 @@ export interface Port {
   on(event: 'message', listener: (m: unknown) => void): unknown;
 }
 
+/** `as` names a further identity the host serves (servePort's `identity`); absent, the port's own. */
 type ToServer =
-  | { t: 'req'; id: number; req: ApiRequest }
-  | { t: 'watch'; id: number; req: ApiRequest }
+  | { t: 'req'; id: number; req: ApiRequest; as?: string }
+  | { t: 'watch'; id: number; req: ApiRequest; as?: string }
   | { t: 'stop'; id: number };
 
 type ToClient =
@@ -41,14 +42,33 @@ export class PortTransport implements Transport {
   }
 
   request(req: ApiRequest): Promise<ApiResponse> {
+    return this.requestAs(req, undefined);
+  }
+
+  watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream> {
+    return this.watchAs(req, onEvent, undefined);
+  }
+
+  /**
+   * The same port acting as a further identity the host knows by `name` (a kubelet's node, a controller's
+   * ServiceAccount): thousands of identities share one port and one message stream instead of a port each.
+   */
+  as(name: string): Transport {
+    return {
+      request: (req) => this.requestAs(req, name),
+      watch: (req, onEvent) => this.watchAs(req, onEvent, name),
+    };
+  }
+
+  private requestAs(req: ApiRequest, as: string | undefined): Promise<ApiResponse> {
     const id = this.nextId++;
     return new Promise<ApiResponse>((resolve, reject) => {
       this.pending.set(id, { resolve: (res) => resolve(withBuffer(res)), reject });
-      this.port.postMessage({ t: 'req', id, req: { ...req, handOver: undefined } } satisfies ToServer);
+      this.port.postMessage({ t: 'req', id, req: { ...req, handOver: undefined }, as } satisfies ToServer);
     });
   }
 
-  async watch(req: ApiRequest, onEvent: (ev: WatchEvent) => void): Promise<WatchStream> {
+  private async watchAs(req: ApiRequest, onEvent: (ev: WatchEvent) => void, as: string | undefined): Promise<WatchStream> {
     const id = this.nextId++;
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
@@ -62,7 +82,7 @@ export class PortTransport implements Transport {
     // The first answer says whether the watch started (status 200) or why not.
     const started = new Promise<ApiResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.watches.set(id, { onEvent: (ev) => { if (!ended) onEvent(ev); }, end });
-    this.port.postMessage({ t: 'watch', id, req } satisfies ToServer);
+    this.port.postMessage({ t: 'watch', id, req, as } satisfies ToServer);
     const res = await started.catch((err: unknown) => {
       this.watches.delete(id);
       throw err;
@@ -102,11 +122,20 @@ export class PortTransport implements Transport {
 
 /**
  * The main thread's side: answers a worker's requests with `transport` (the component's in-process client, so its
- * identity is checked as for any client). Watch events are gathered and sent once per turn of the loop, so a burst of
- * writes costs the worker a few messages, not one per event. Returns a function that ends every watch.
+ * identity is checked as for any client), or, for requests made through PortTransport.as(name), with
+ * `identity(name)` (made once per name). Watch events are gathered and sent once per turn of the loop, so a burst
+ * of writes costs the worker a few messages, not one per event. Returns a function that ends every watch.
  */
-export function servePort(port: Port, transport: Transport): () => void {
+export function servePort(port: Port, transport: Transport, identity?: (name: string) => Transport): () => void {
   const watches = new Map<number, WatchStream>();
+  const identities = new Map<string, Transport>();
+  const transportFor = (as: string | undefined): Transport => {
+    if (as === undefined) return transport;
+    if (!identity) throw new Error(`port transport: no identity "${as}" is served on this port`);
+    let t = identities.get(as);
+    if (!t) identities.set(as, (t = identity(as)));
+    return t;
+  };
   let batch: [number, WatchEvent][] = [];
   let flushing = false;
   const flush = () => {
@@ -125,12 +154,24 @@ export function servePort(port: Port, transport: Transport): () => void {
     const msg = m as ToServer;
     if (msg.t === 'req') {
       // The body was cloned on its way here and the answer is cloned on its way back: no copies needed in between.
-      transport.request({ ...msg.req, handOver: true }).then(
+      let t: Transport;
+      try {
+        t = transportFor(msg.as);
+      } catch (err) {
+        return send({ t: 'res', id: msg.id, error: (err as Error).message });
+      }
+      t.request({ ...msg.req, handOver: true }).then(
         (res) => send({ t: 'res', id: msg.id, res }),
         (err: unknown) => send({ t: 'res', id: msg.id, error: err instanceof Error ? err.message : String(err) }),
       );
     } else if (msg.t === 'watch') {
-      transport.watch(msg.req, (ev) => {
+      let t: Transport;
+      try {
+        t = transportFor(msg.as);
+      } catch (err) {
+        return send({ t: 'res', id: msg.id, error: (err as Error).message });
+      }
+      t.watch(msg.req, (ev) => {
         batch.push([msg.id, ev]);
         if (!flushing) {
           flushing = true;

@@ -1,6 +1,7 @@
 // Runs the Transport conformance suite for every transport against the same kind of control plane: in-process, over
 // a MessagePort (worker-thread components), and HTTP over HTTPS with client-certificate authentication.
 
+import assert from 'node:assert/strict';
 import { STRATEGIES } from '../api/strategies/index.js';
 import { HttpFrontEnd } from '../apiserver/http-server.js';
 import { createCa, issueCert, SERVER_DNS } from '../apiserver/pki.js';
@@ -38,6 +39,24 @@ transportConformance('message port (a component in a worker thread)', async () =
     watchWindow: WATCH_WINDOW,
     stop: async () => {
       transport.close();
+      endWatches();
+      port1.close();
+      await cp.stop();
+    },
+  };
+});
+
+transportConformance('message port, as a further identity (PortTransport.as)', async () => {
+  const cp = await controlPlane();
+  const { port1, port2 } = new MessageChannel();
+  const endWatches = servePort(port2, { request: () => Promise.reject(new Error('not this identity')), watch: () => Promise.reject(new Error('not this identity')) },
+    (name) => (name === 'admin' ? new InProcessTransport(cp.api) : assert.fail(`unexpected identity ${name}`)));
+  const shared = new PortTransport(port1);
+  return {
+    client: createClient(shared.as('admin')),
+    watchWindow: WATCH_WINDOW,
+    stop: async () => {
+      shared.close();
       endWatches();
       port1.close();
       await cp.stop();

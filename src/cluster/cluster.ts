@@ -23,7 +23,7 @@ import { nodeUser } from '../apiserver/authz/node/identity.js';
 import { startDashboard } from '../dashboard/server.js';
 import type { NodeProfile } from '../node/profile.js';
 import type { Store } from '../storage/interfaces.js';
-import { PublishedPort, type PortMapping } from '../network/publish/published-ports.js';
+import type { PortMapping } from '../network/publish/published-ports.js';
 
 export interface ClusterConfig {
   dataDir: string;
@@ -52,7 +52,7 @@ export interface ClusterConfig {
   components?: ComponentsConfig['run'];
   /** The address the cluster-info ConfigMap gives joining nodes (kubeadm's controlPlaneEndpoint); this server when absent. */
   controlPlaneEndpoint?: string;
-  /** Run the scheduler and the controller-manager in worker threads (ComponentsConfig.threads); here when absent. */
+  /** Run the scheduler, the controller-manager and the node agent in worker threads (ComponentsConfig.threads); here when absent. */
   threads?: ComponentsConfig['threads'];
   /** Install windows-gmsa's CRD and admission webhook (`winkube up --gmsa-webhook`, on by default there). */
   gmsaWebhook?: boolean;
@@ -64,7 +64,6 @@ export class Cluster {
   readonly controlPlane: ControlPlane;
   private readonly http: HttpFrontEnd;
   private readonly pki: ClusterPki;
-  private readonly published: PublishedPort[] = [];
   private components?: RunningComponents;
   private dashboard?: Awaited<ReturnType<typeof startDashboard>>;
   private dns?: RunningClusterDns;
@@ -150,21 +149,19 @@ export class Cluster {
       clusterSigning: this.pki.ca,
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
-      run: this.cfg.components, threads: this.cfg.threads,
+      run: this.cfg.components, threads: this.cfg.threads, publish: this.cfg.publish,
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
       ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
     });
+    // The scheduler and controller-manager run here: their state answers `kubectl get componentstatuses`.
+    if (this.components.running.scheduler) this.controlPlane.componentStatus.setLocal('scheduler', this.components.running.scheduler);
+    if (this.components.running.controllerManager) this.controlPlane.componentStatus.setLocal('controller-manager', this.components.running.controllerManager);
     if (gmsaUnfit === undefined) {
       const ready = await enableGmsaWebhooks(this.controlPlane.client({ name: 'kubernetes-admin', groups: ['system:masters'] }), this.pki.ca, this.clock, { signal: this.stopping.signal });
       step(ready ? 'GMSA: CRD gmsacredentialspecs.windows.k8s.io and admission webhook kube-system/gmsa-webhook ready' : 'GMSA: no gmsa-webhook pod ready yet in kube-system; its webhook configurations follow once one is');
     }
-    for (const m of this.cfg.publish ?? []) {
-      const network = this.components.nodes?.network;
-      if (!network) break;
-      const p = new PublishedPort(network, m);
-      await p.listen();
-      this.published.push(p);
-      step(`NodePort ${m.nodePort} of ${m.node ?? 'the first Linux node'} published on http://127.0.0.1:${p.port}/`);
+    for (const { port, mapping: m } of this.components.published) {
+      step(`NodePort ${m.nodePort} of ${m.node ?? 'the first Linux node'} published on http://127.0.0.1:${port}/`);
     }
     if (this.cfg.dashboardPort !== undefined) {
       this.dashboard = await startDashboard({
@@ -182,12 +179,11 @@ export class Cluster {
 
   /** `127.0.0.1:<hostPort> → NodePort <n>` for each published port. */
   get publishedPorts(): string[] {
-    return this.published.map((p) => `127.0.0.1:${p.port} → NodePort ${p.mapping.nodePort}${p.mapping.node ? ` on ${p.mapping.node}` : ''}`);
+    return (this.components?.published ?? []).map((p) => `127.0.0.1:${p.port} → NodePort ${p.mapping.nodePort}${p.mapping.node ? ` on ${p.mapping.node}` : ''}`);
   }
 
   async stop(): Promise<void> {
     this.stopping.abort();
-    for (const p of this.published) await p.close();
     await this.dashboard?.close();
     await this.dns?.stop();
     await this.components?.stop();

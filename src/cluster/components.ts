@@ -16,6 +16,8 @@ import type { Clock } from '../util/clock.js';
 import type { Logger, LogLevel } from '../util/log.js';
 import { startComponentThread, type ComponentThread } from './threads/component-thread.js';
 import { startControllerManagerThread } from './threads/controller-manager-thread.js';
+import { startNodeAgentThread } from './threads/node-agent-thread.js';
+import { PublishedPort, type PortMapping } from '../network/publish/published-ports.js';
 import type { ControlPlane } from './control-plane.js';
 import { NODE_AGENT_USER, NODE_AGENTS_GROUP } from './component-rbac.js';
 import type { Client } from '../client/interfaces.js';
@@ -63,11 +65,13 @@ export interface ComponentsConfig {
   serviceCidrs?: readonly string[];
   /** kube-apiserver as pods reach it (the `kubernetes` Service's endpoint and the real server behind it). */
   apiServer?: NodeAgentOptions['apiServer'];
+  /** NodePorts to publish on 127.0.0.1 (`winkube up --publish`), once the nodes are Ready. */
+  publish?: PortMapping[];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
   /**
-   * Run the scheduler and the controller-manager in worker threads (`winkube up --threads`), their loggers at this
-   * level; both in this thread when absent.
+   * Run the scheduler, the controller-manager and the node agent in worker threads (`winkube up --threads`), their
+   * loggers at this level; all in this thread when absent.
    */
   threads?: { logLevel: LogLevel };
   /** The node lifecycle controller's settings (--node-monitor-grace-period). */
@@ -78,9 +82,14 @@ export interface ComponentsConfig {
 
 export interface RunningComponents {
   nodeCount: number;
+  /** Whether each component this process started runs right now (ComponentStatus asks). */
+  running: { scheduler?: () => boolean; controllerManager?: () => boolean };
   scheduler?: Scheduler;
   controllers?: ControllerManager;
+  /** The in-process node agent (absent when it runs in a worker thread). */
   nodes?: NodeAgent;
+  /** Each published NodePort and the loopback port it listens on. */
+  published: { port: number; mapping: PortMapping }[];
   stop(): Promise<void>;
 }
 
@@ -93,8 +102,9 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   const step = cfg.progress ?? (() => {});
   const run = { controllers: true, scheduler: true, nodes: true, ...cfg.run };
   const profiles = cfg.profiles ?? loadProfiles(cfg.fleetFile);
-  const out: RunningComponents = { nodeCount: 0, stop: async () => {} };
+  const out: RunningComponents = { nodeCount: 0, published: [], running: {}, stop: async () => {} };
   const stops: (() => void)[] = [];
+  const closers: (() => Promise<void>)[] = [];
   const threads: ComponentThread[] = [];
 
   if (run.controllers && cfg.threads && !cfg.controllerClients) {
@@ -109,6 +119,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
       logger: logger.child('controller-manager'), logLevel: cfg.threads.logLevel,
     });
     threads.push(thread);
+    out.running.controllerManager = thread.running;
     step(`controller-manager running (${thread.detail}, worker thread)`);
   } else if (run.controllers) {
     const clients = cfg.controllerClients ?? inProcessClientBuilder((user, userAgent) => controlPlane.client(user, userAgent));
@@ -118,7 +129,9 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
       recorder: (component, client) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();
-    stops.push(() => cm.stop());
+    let cmRunning = true;
+    stops.push(() => { cm.stop(); cmRunning = false; });
+    out.running.controllerManager = () => cmRunning;
     out.controllers = cm;
     step(`controller-manager running (${cm.controllers.length} controllers)`);
   }
@@ -130,31 +143,54 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
       logLevel: cfg.threads.logLevel,
     });
     threads.push(thread);
+    out.running.scheduler = thread.running;
     step('scheduler running (worker thread)');
   } else if (run.scheduler) {
     const client = controlPlane.client({ name: 'system:kube-scheduler', groups: AUTHENTICATED });
     const informers = new InformerFactory({ client, clock, logger: logger.child('scheduler') });
     const scheduler = new Scheduler({ client, informers, clock, logger: logger.child('scheduler') });
     await scheduler.start();
+    let schedulerRunning = true;
     stops.push(() => {
       scheduler.stop();
       informers.stop();
+      schedulerRunning = false;
     });
+    out.running.scheduler = () => schedulerRunning;
     out.scheduler = scheduler;
     step('scheduler running');
   }
   if (run.nodes && profiles.length) {
     const client = controlPlane.client({ name: NODE_AGENT_USER, groups: [NODE_AGENTS_GROUP, ...AUTHENTICATED] });
-    const agent = new NodeAgent({ client, clientFor: cfg.nodeClient, clock, logger: logger.child('node-agent'), profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer, slicedStages: true,
-      serviceCIDR: cfg.serviceCidrs?.find((c) => !c.includes(':')), serviceCIDRv6: cfg.serviceCidrs?.find((c) => c.includes(':')) });
-    await agent.start();
-    stops.push(() => agent.stop());
-    out.nodes = agent;
-    out.nodeCount = profiles.length;
+    const options = { profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer,
+      serviceCIDR: cfg.serviceCidrs?.find((c) => !c.includes(':')), serviceCIDRv6: cfg.serviceCidrs?.find((c) => c.includes(':')) };
     const windows = profiles.filter((p) => p.os === 'windows').length;
-    step(`${profiles.length} nodes Ready (${profiles.length - windows} Linux, ${windows} Windows)`);
+    const ready = `${profiles.length} nodes Ready (${profiles.length - windows} Linux, ${windows} Windows)`;
+    if (cfg.threads) {
+      // The kubelets, their runtimes and the network model on another core; each kubelet still acts as its node.
+      const thread = await startNodeAgentThread({
+        own: client, nodeClient: cfg.nodeClient, options, publish: cfg.publish ?? [], logger: logger.child('node-agent'), logLevel: cfg.threads.logLevel,
+      });
+      threads.push(thread);
+      out.published = thread.published;
+      step(`${ready}, node agent in a worker thread`);
+    } else {
+      const agent = new NodeAgent({ ...options, client, clientFor: cfg.nodeClient, clock, logger: logger.child('node-agent'), slicedStages: true });
+      await agent.start();
+      stops.push(() => agent.stop());
+      out.nodes = agent;
+      for (const m of cfg.publish ?? []) {
+        const p = new PublishedPort(agent.network, m);
+        await p.listen();
+        out.published.push({ port: p.port, mapping: m });
+        closers.push(() => p.close());
+      }
+      step(ready);
+    }
+    out.nodeCount = profiles.length;
   }
   out.stop = async () => {
+    for (const c of closers) await c();
     for (const s of stops.reverse()) s();
     await Promise.all(threads.map((t) => t.stop()));
   };

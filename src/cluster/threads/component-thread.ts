@@ -1,18 +1,17 @@
 // Runs a component (the scheduler, the controller-manager) in a worker thread beside the API server, so it uses the
 // second core: the worker reaches the API through MessagePorts served here with in-process clients and identities.
 
-import { Worker, type MessagePort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { servePort } from '../../client/port-transport.js';
 import type { Transport } from '../../client/interfaces.js';
 import type { Logger, LogLevel } from '../../util/log.js';
 
 /**
- * Sent by a worker entry once its component runs (with a line for the progress output), and after it stopped; the
- * host sends `shutdown`. `client` hands over a port for requests as the named identity (see `identity`).
+ * Sent by a worker entry once its component runs (with a line for the progress output, and the loopback ports it
+ * listens on for the host's published NodePorts), and after it stopped; the host sends `shutdown`.
  */
-export type ThreadControl =
-  | { t: 'started'; detail?: string } | { t: 'stopped' } | { t: 'failed'; error: string } | { t: 'shutdown' }
-  | { t: 'client'; name: string; port: MessagePort };
+export type Started = { t: 'started'; detail?: string; published?: number[] };
+export type ThreadControl = Started | { t: 'stopped' } | { t: 'failed'; error: string } | { t: 'shutdown' };
 
 export interface ComponentThreadOptions {
   /** The worker's entry module (see scheduler-worker.ts). */
@@ -24,7 +23,7 @@ export interface ComponentThreadOptions {
   logLevel: LogLevel;
   /** More for the worker (must survive structured clone). */
   workerData?: Record<string, unknown>;
-  /** The transport for a further identity the worker asks for by name (a controller's ServiceAccount). */
+  /** The transport for a further identity the worker names (PortTransport.as: a controller's ServiceAccount). */
   identity?: (name: string) => Transport;
   /** The restart back-off's first and longest delay (RESTART_BASE_MS, RESTART_MAX_MS unless set). */
   restartBackoffMs?: { base: number; max: number };
@@ -33,6 +32,10 @@ export interface ComponentThreadOptions {
 export interface ComponentThread {
   /** What the worker said when it started (e.g. how many controllers run). */
   readonly detail?: string;
+  /** The worker's first `started` message. */
+  readonly started?: Started;
+  /** A worker runs the component now (false while a crashed one waits to start again, and once stopped). */
+  running(): boolean;
   stop(): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ const RESTART_RESET_MS = 600_000;
 /** One worker and the ports served for it. */
 interface Launched {
   worker: Worker;
-  detail?: string;
+  started?: Started;
   startedAt: number;
   /** Ends the watches served over its ports. */
   release(): void;
@@ -60,7 +63,7 @@ interface Launched {
  */
 export async function startComponentThread(opts: ComponentThreadOptions): Promise<ComponentThread> {
   let current: Launched | undefined = await launch(opts);
-  const detail = current.detail;
+  const started = current.started;
   let stopping = false;
   let failures = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -94,7 +97,9 @@ export async function startComponentThread(opts: ComponentThreadOptions): Promis
 
   supervise(current);
   return {
-    detail,
+    detail: started?.detail,
+    started,
+    running: () => current !== undefined && !stopping,
     stop: async () => {
       stopping = true;
       clearTimeout(timer);
@@ -105,17 +110,11 @@ export async function startComponentThread(opts: ComponentThreadOptions): Promis
 
 async function launch(opts: ComponentThreadOptions): Promise<Launched> {
   const worker = new Worker(opts.entry, { workerData: { ...opts.workerData, logLevel: opts.logLevel } });
-  const ends = [servePort(worker, opts.transport)];
-  const release = () => ends.splice(0).forEach((end) => end());
-  worker.on('message', (m: ThreadControl) => {
-    if (m?.t !== 'client') return;
-    if (opts.identity) ends.push(servePort(m.port, opts.identity(m.name)));
-    else m.port.close();
-  });
+  const release = servePort(worker, opts.transport, opts.identity);
   worker.on('error', (err) => opts.logger.error('component thread failed', { error: String(err) }));
   try {
     const started = await awaitControl(worker, 'started');
-    return { worker, detail: started?.t === 'started' ? started.detail : undefined, startedAt: Date.now(), release };
+    return { worker, started: started?.t === 'started' ? started : undefined, startedAt: Date.now(), release };
   } catch (err) {
     release();
     await worker.terminate();

@@ -1,8 +1,8 @@
 // The worker-thread entry of the controller-manager as `winkube up` runs it (component-thread.ts): the same
-// ControllerManager as in-process; its own client over the thread's port, each controller's ServiceAccount client over a
-// port of its own that the host serves with that identity.
+// ControllerManager as in-process; its own client over the thread's port, and each controller's ServiceAccount client
+// over the same port as that identity, which the host serves (PortTransport.as).
 
-import { MessageChannel, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { TokenSigner } from '../../apiserver/authn/service-account-token.js';
 import { createClient } from '../../client/client.js';
 import { createEventRecorder } from '../../client/event-recorder.js';
@@ -16,22 +16,16 @@ import type { ThreadControl } from './component-thread.js';
 import type { ControllerManagerThreadData } from './controller-manager-thread.js';
 
 const port = parentPort!;
-const post = (m: ThreadControl, transfer?: [MessagePort]) => port.postMessage(m, transfer);
+const post = (m: ThreadControl) => port.postMessage(m);
 const data = workerData as ControllerManagerThreadData & { logLevel: LogLevel };
-const transports: PortTransport[] = [new PortTransport(port)];
-const own = createClient(transports[0]!);
+const transport = new PortTransport(port);
+const own = createClient(transport);
 const perAccount = new Map<string, Client>();
 const clients: ControllerClientBuilder = {
   own,
   forServiceAccount(name) {
     let c = perAccount.get(name);
-    if (!c) {
-      const { port1, port2 } = new MessageChannel();
-      post({ t: 'client', name, port: port2 }, [port2]);
-      const t = new PortTransport(port1);
-      transports.push(t);
-      perAccount.set(name, (c = createClient(t)));
-    }
+    if (!c) perAccount.set(name, (c = createClient(transport.as(name))));
     return c;
   },
 };
@@ -47,7 +41,7 @@ const cm = new ControllerManager({
 port.on('message', (m: ThreadControl) => {
   if (m?.t !== 'shutdown') return;
   cm.stop();
-  for (const t of transports) t.close();
+  transport.close();
   post({ t: 'stopped' });
 });
 
