@@ -141,10 +141,12 @@ test('custom resources: validation, defaults, pruning, versions, subresources, d
     const del = await raw(t, { method: 'DELETE', path: `${CRD_PATH}/widgets.example.com` });
     assert.equal(del.status, 200);
     assert.deepEqual(del.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
-    // The cleanup finalizer runs in the CRD controller: wait for it by time, not by a count of polls (a loaded
-    // machine makes each poll slower).
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-      if ((await raw(t, { method: 'GET', path: `${CRD_PATH}/widgets.example.com` })).status === 404) break;
+    // The cleanup finalizer runs in the CRD controller, and the resource's endpoints go when the server's CRD
+    // informer sees the deletion (as kube's crdHandler follows its lister): wait for both by time, not by a count of
+    // polls (a loaded machine makes each poll slower).
+    const gone = async () => (await Promise.all([`${CRD_PATH}/widgets.example.com`, path, '/apis/example.com/v1']
+      .map(async (p) => (await raw(t, { method: 'GET', path: p })).status))).every((s) => s === 404);
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !(await gone());) {
       await new Promise((r) => setTimeout(r, 10));
     }
     assert.equal((await raw(t, { method: 'GET', path: `${CRD_PATH}/widgets.example.com` })).status, 404);
