@@ -72,12 +72,11 @@ export function createEventRecorder(opts: EventRecorderOptions): EventRecorder {
  */
 class BoundedMap<V> {
   private readonly map = new Map<string, V>();
-  private readonly ring: string[];
+  /** Grows to `capacity` as keys arrive: a node agent has a recorder per node, most of which see a few keys. */
+  private readonly ring: string[] = [];
   private head = 0;
 
-  constructor(private readonly capacity: number) {
-    this.ring = new Array<string>(capacity);
-  }
+  constructor(private readonly capacity: number) {}
 
   get(key: string): V | undefined {
     return this.map.get(key);
@@ -89,8 +88,12 @@ class BoundedMap<V> {
       this.map.set(key, value);
       return;
     }
-    if (this.map.size >= this.capacity) this.map.delete(this.ring[this.head]!);
     this.map.set(key, value);
+    if (this.ring.length < this.capacity) {
+      this.ring.push(key);
+      return;
+    }
+    this.map.delete(this.ring[this.head]!);
     this.ring[this.head] = key;
     this.head = (this.head + 1) % this.capacity;
   }
