@@ -55,6 +55,10 @@ const DECLS: Decl[] = [
   }),
   core('PersistentVolume', 'persistentvolumes', { namespaced: false, shortNames: ['pv'], subresources: { status: true } }),
   core('PersistentVolumeClaim', 'persistentvolumeclaims', { shortNames: ['pvc'], subresources: { status: true } }),
+  // Not stored: answered by src/apiserver/componentstatus and src/apiserver/legacy-bindings.ts (the API server's
+  // customRest), with the verbs kube's REST for them implements (Getter+Lister; Creater).
+  core('ComponentStatus', 'componentstatuses', { namespaced: false, shortNames: ['cs'], verbs: ['get', 'list'] }),
+  core('Binding', 'bindings', { verbs: ['create'] }),
   {
     group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'],
     categories: ALL, subresources: { status: true, scale: replicasScale }, definition: 'io.k8s.api.apps.v1.Deployment',

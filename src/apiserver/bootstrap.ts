@@ -5,6 +5,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client, ResourceType } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
+import { rfc3339Seconds } from '../util/clock.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
 import { danglingCondition, FLOW_SCHEMAS, PRIORITY_LEVELS } from './bootstrap-flowcontrol.js';
 
@@ -18,6 +19,8 @@ export interface BootstrapConfig {
   advertisePort: number;
   /** The service CIDRs, published as the default ServiceCIDR `kubernetes` (networking.k8s.io/v1, GA in 1.33). */
   serviceCIDRs?: string[];
+  /** The control plane's clock (condition times); the wall clock when absent. */
+  now?: () => number;
 }
 
 const PRIORITY_CLASSES: ResourceType = { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false };
@@ -45,6 +48,30 @@ async function bootstrapNetworkingAndFlowControl(client: Client, cfg: BootstrapC
   }
   if (cfg.serviceCIDRs?.length) {
     await ensure(client, SERVICE_CIDRS, { metadata: { name: 'kubernetes' }, spec: { cidrs: cfg.serviceCIDRs } } as KubeObject);
+    await markDefaultServiceCIDRReady(client, cfg.serviceCIDRs, cfg.now?.() ?? Date.now());
+  }
+}
+
+/**
+ * defaultservicecidr syncStatus: Ready=True when the object has no Ready condition yet (or an Unknown one) and its
+ * CIDRs are this server's flags; a False one or other CIDRs are left for the administrator.
+ */
+async function markDefaultServiceCIDRReady(client: Client, cidrs: string[], now: number): Promise<void> {
+  const cur = await client.get(SERVICE_CIDRS, undefined, 'kubernetes');
+  if (cur.metadata.deletionTimestamp) return;
+  const spec = (cur.spec as { cidrs?: string[] } | undefined)?.cidrs ?? [];
+  if (spec.length !== cidrs.length || spec.some((c, i) => c !== cidrs[i])) return;
+  type Cond = { type: string; status: string };
+  const conditions = (cur.status as { conditions?: Cond[] } | undefined)?.conditions ?? [];
+  const ready = conditions.find((c) => c.type === 'Ready');
+  if (ready && ready.status !== 'Unknown') return;
+  const condition = { type: 'Ready', status: 'True', lastTransitionTime: rfc3339Seconds(now), reason: '', message: 'Kubernetes default Service CIDR is ready' };
+  cur.status = { conditions: [...conditions.filter((c) => c.type !== 'Ready'), condition] };
+  try {
+    await client.update(SERVICE_CIDRS, undefined, cur, { subresource: 'status' });
+  } catch (err) {
+    // Another API server sharing the store set it first.
+    if (!isConflict(err)) throw err;
   }
 }
 

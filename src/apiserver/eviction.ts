@@ -144,7 +144,8 @@ export async function evict(h: ResourceHandler, ctx: RequestContext, namespace: 
  */
 async function admitEviction(h: ResourceHandler, ctx: RequestContext, namespace: string, name: string, body: EvictionBody): Promise<AdmissionAttributes> {
   const apiVersion = body.apiVersion ?? EVICTION.apiVersion;
-  const object = { ...body, apiVersion, kind: EVICTION.kind, metadata: { ...body.metadata } } as unknown as KubeObject;
+  // The handler fills in the request's namespace (rest.EnsureObjectNamespaceMatchesRequestNamespace).
+  const object = { ...body, apiVersion, kind: EVICTION.kind, metadata: { ...body.metadata, namespace } } as unknown as KubeObject;
   const attrs: AdmissionAttributes = {
     operation: 'CREATE', decl: ctx.decl, namespace, name, subresource: 'eviction', object,
     kind: { group: 'policy', version: apiVersion.split('/')[1] ?? 'v1', kind: EVICTION.kind },

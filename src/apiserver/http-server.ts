@@ -210,7 +210,7 @@ export class HttpFrontEnd {
         return;
       }
       if (isWatchResponse(out)) {
-        await this.stream(req, res, out.contentType, out.watch);
+        await this.stream(req, res, out.contentType, out.watch, out.headers);
         return;
       }
       if (isKubeletProxy(out)) {
@@ -261,8 +261,8 @@ export class HttpFrontEnd {
   }
 
   /** Writes one JSON watch event per line, flushing each, until either side ends the stream. */
-  private async stream(req: Req, res: Res, contentType: string, start: (sink: { send(ev: WatchEvent): void; close(): void }) => Promise<() => void>): Promise<void> {
-    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache, private' });
+  private async stream(req: Req, res: Res, contentType: string, start: (sink: { send(ev: WatchEvent): void; close(): void }) => Promise<() => void>, extra?: Record<string, string>): Promise<void> {
+    res.writeHead(200, { ...extra, 'content-type': contentType, 'cache-control': 'no-cache, private' });
     // HTTP/1.1 needs the headers on the wire before the first event (kubectl waits for them).
     (res as unknown as { flushHeaders?: () => void }).flushHeaders?.();
     let ended = false;

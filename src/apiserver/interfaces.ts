@@ -21,6 +21,8 @@ export interface ServerRequest extends ApiRequest {
 export interface WatchResponse {
   status: 200;
   contentType: string;
+  /** Response headers written before the first event (API Priority and Fairness's X-Kubernetes-PF-*). */
+  headers?: Record<string, string>;
   /** Starts the stream into `sink`; resolves to a function that stops it. */
   watch(sink: WatchSink): Promise<() => void>;
 }

@@ -80,6 +80,8 @@ export class ResourceHandler {
     const { decl } = ctx;
     const namespace = decl.namespaced ? info.namespace : undefined;
     if (info.subresource) return handleSubresource(this, ctx, namespace);
+    const custom = this.cfg.customRest?.[decl.group ? `${decl.group}/${decl.plural}` : decl.plural];
+    if (custom) return custom.serve(this, ctx, namespace);
     switch (info.verb) {
       case 'get': return this.render(ctx, await ctx.rs.get(namespace, info.name));
       case 'list': return this.list(ctx, namespace);

@@ -173,9 +173,13 @@ export class ResourceStore {
     const items: KubeObject[] = [];
     let next = '';
     const limit = params.limit && params.limit > 0 ? params.limit : Infinity;
-    for (const kv of this.cache.list(prefix)) {
-      if (start && kv.key <= start) continue;
-      const obj = this.decode(kv);
+    // Converted custom resources are selected as this version serves them (kube's watch cache of each served version
+    // holds objects converted to it), so the candidates are converted first, in one review.
+    const candidates = this.converts ? await this.served([...this.cache.list(prefix)].filter((kv) => !start || kv.key > start).map((kv) => this.decode(kv)), true) : undefined;
+    for (const kvOrObj of candidates ?? this.cache.list(prefix)) {
+      const kv = candidates ? undefined : kvOrObj as KeyValue;
+      if (kv && start && kv.key <= start) continue;
+      const obj = kv ? this.decode(kv) : kvOrObj as KubeObject;
       if (params.filter && !params.filter(obj)) continue;
       if (items.length >= limit) {
         next = encodeContinue({ rv: revision, start: this.key(items[items.length - 1].metadata.namespace, items[items.length - 1].metadata.name!) });
@@ -185,7 +189,7 @@ export class ResourceStore {
     }
     const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
     if (next) metadata.continue = next;
-    return { apiVersion: this.apiVersion, kind: `${this.decl.kind}List`, metadata, items: this.converts ? await this.served(items, true) : items };
+    return { apiVersion: this.apiVersion, kind: `${this.decl.kind}List`, metadata, items };
   }
 
   /** Stores a new object. The caller has run admission; this sets system metadata and writes. */

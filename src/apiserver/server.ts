@@ -1,6 +1,7 @@
 // The API server core: routes a request to discovery, OpenAPI, a resource handler or an aggregated API, runs
 // admission and the registry store, and renders JSON or Tables. Transport-free: HTTP and in-process callers share it.
 
+import type { CustomRest } from './custom-rest.js';
 import { StatusError, isStatusError } from '../api/errors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import { OPENAPI_V2_PROTOBUF_CONTENT_TYPE, wantsV2Protobuf } from '../api/openapi/index.js';
@@ -29,6 +30,8 @@ import { ResourceStore } from './resource-store.js';
 import { versionInfo } from './version.js';
 import type { TokenIssuerConfig } from './token-request.js';
 import type { OidcDiscovery } from './authn/oidc-discovery.js';
+import { FlowControl, type FlowControlOptions } from './flowcontrol/filter.js';
+import { APF_FIELD_MANAGER, FlowControlSource } from './flowcontrol/source.js';
 
 export interface ApiServerConfig {
   registry: Registry;
@@ -44,6 +47,8 @@ export interface ApiServerConfig {
   kubeletClient?: KubeletClientTls;
   /** Per-resource storage work keyed `<plural>` or `<group>/<plural>` (e.g. Service IP allocation). */
   storageHooks?: Record<string, StorageHook>;
+  /** Resources answered by their own REST code instead of storage, keyed like storageHooks (componentstatuses). */
+  customRest?: Record<string, CustomRest>;
   /** host:port clients reach this server on (discovery's serverAddressByClientCIDRs). */
   serverAddress?: string;
   /** Events each watch cache keeps for watches that resume from a resourceVersion (default 10,000). */
@@ -58,6 +63,8 @@ export interface ApiServerConfig {
   serviceAccountTokens?: TokenIssuerConfig;
   /** The service-account issuer discovery documents (/.well-known/openid-configuration, /openid/v1/jwks). */
   oidcDiscovery?: OidcDiscovery;
+  /** API Priority and Fairness (on by default, as --enable-priority-and-fairness); false turns it off. */
+  flowControl?: FlowControlOptions | false;
 }
 
 export const JSON_TYPE = 'application/json';
@@ -75,6 +82,9 @@ export class ApiServer {
   readonly lookup: AdmissionLookup;
   /** The process's event loop delay, memory and CPU, served at /metrics. */
   private readonly processMetrics = new ProcessMetrics();
+  /** Classifies, queues and limits requests (src/apiserver/flowcontrol). */
+  readonly flowControl?: FlowControl;
+  private flowControlSource?: FlowControlSource;
   serverAddress: string;
 
   constructor(readonly cfg: ApiServerConfig) {
@@ -96,6 +106,7 @@ export class ApiServer {
     };
     this.handler = new ResourceHandler(this, cfg);
     this.staticAggregated = cfg.aggregated ?? [];
+    if (cfg.flowControl !== false) this.flowControl = new FlowControl(cfg.flowControl ?? {});
   }
 
   /** The APIs beside the registry now: in-process ones, then what the aggregation layer's APIServices serve. */
@@ -169,10 +180,34 @@ export class ApiServer {
   async start(): Promise<void> {
     this.processMetrics.start();
     await Promise.all([...this.caches.values()].map((c) => c.cache.start()));
+    if (this.flowControl) this.startFlowControl(this.flowControl);
+  }
+
+  /** Feeds APF from the FlowSchema and PriorityLevelConfiguration caches; it writes schemas' Dangling status itself. */
+  private startFlowControl(fc: FlowControl): void {
+    const group = 'flowcontrol.apiserver.k8s.io';
+    this.flowControlSource = new FlowControlSource({
+      flowControl: fc,
+      flowSchemas: this.storeFor(group, 'flowschemas'),
+      priorityLevels: this.storeFor(group, 'prioritylevelconfigurations'),
+      writeConditions: async (name, conditions) => {
+        const res = await this.handle({
+          method: 'PATCH', path: `/apis/${group}/v1/flowschemas/${name}/status`, query: { fieldManager: APF_FIELD_MANAGER },
+          contentType: 'application/merge-patch+json', body: { status: { conditions } }, user: SYSTEM_USER,
+        });
+        if (res.status >= 300) throw new Error(`status ${res.status}`);
+      },
+      now: () => new Date(this.cfg.clock.now()),
+      logger: this.cfg.logger.child('flowcontrol'),
+    });
+    this.flowControlSource.start();
+    fc.start();
   }
 
   stop(): void {
     this.processMetrics.stop();
+    this.flowControlSource?.stop();
+    this.flowControl?.stop();
     for (const c of this.caches.values()) c.cache.stop();
   }
 
@@ -220,6 +255,15 @@ export class ApiServer {
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const watchParam = isTrue(first(req.query?.watch));
     const info = parseRequestInfo(req.method, path, watchParam);
+    // API Priority and Fairness comes after authentication and impersonation and before authorization
+    // (server/config.go DefaultBuildHandlerChain), so refusals carry its headers too.
+    const fc = this.flowControl;
+    if (!fc) return this.dispatch(req, path, info);
+    return fc.serve(info, req.method, req.user ?? SYSTEM_USER, first(req.query?.timeout),
+      () => this.dispatch(req, path, info).catch((err: unknown) => errorResponse(err, this.cfg.logger)));
+  }
+
+  private async dispatch(req: ServerRequest, path: string, info: RequestInfo): Promise<ServerResponse> {
     const aggregated = info.apiPrefix === 'apis' ? this.aggregatedApi(info.group, info.version) : undefined;
     if (info.isResourceRequest && aggregated) return this.serveAggregated(aggregated, req, info);
     if (info.isResourceRequest) return this.handler.handle(req, info, req.user ?? SYSTEM_USER);
@@ -237,7 +281,7 @@ export class ApiServer {
       case '/version':
         return json(200, versionInfo());
       case '/metrics':
-        return { status: 200, body: this.processMetrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+        return { status: 200, body: this.processMetrics.render() + (this.flowControl?.metrics() ?? ''), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
       case '/healthz': case '/livez': case '/readyz':
         return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
       case '/api': case '/apis':

@@ -12,6 +12,8 @@ import { rfc3339Seconds } from '../util/clock.js';
 import { json } from './server.js';
 import { checkKind, checkTypes, decodeObject } from './request-body.js';
 import { writeHooks } from './write-hooks.js';
+import type { AdmissionAttributes } from './admission/interfaces.js';
+import { addWarnings } from './admission/warnings.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { logTarget, nodeProxyTarget, portForwardTarget, streamTarget } from './kubelet-locations.js';
 import { createTokenRequest } from './token-request.js';
@@ -125,23 +127,35 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
   return json(200, toScale(updated, s));
 }
 
-/** pods/binding: set spec.nodeName and PodScheduled=True in one write (pkg/registry/core/pod/storage BindingREST). */
-async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
+/**
+ * pods/binding: set spec.nodeName and PodScheduled=True in one write (pkg/registry/core/pod/storage BindingREST). The
+ * legacy `bindings` resource (LegacyBindingREST) comes here too, naming the pod by the body's metadata.name and
+ * passing the pods store.
+ */
+export async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string, legacy?: { pods: RequestContext['rs'] }): Promise<ServerResponse> {
   const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as {
     metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string };
   };
-  const name = ctx.info.name;
+  const name = legacy ? body.metadata?.name ?? '' : ctx.info.name;
+  // NamespaceKeyFunc's refusal of a key without a name.
+  if (!name) throw StatusError.badRequest('Name parameter required.');
+  const pods = legacy?.pods ?? ctx.rs;
   if (body.metadata?.name && body.metadata.name !== name) {
     throw StatusError.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
   }
-  const node = body.target?.name;
+  // The legacy `bindings` resource is admitted as itself (resource bindings, no subresource).
+  const bound = await admitBinding(h, ctx, namespace, name, body, legacy ? '' : 'binding');
+  const node = bound.target?.name;
   if (!node) throw StatusError.invalid('', 'Binding', name, [fieldErr.required('target.name', '')]);
+  // BindingREST.Create: validating admission (webhooks, policies) after ValidatePodBinding, on a copy.
+  await h.cfg.admission?.validate({ ...bound.attrs, object: cloneJson(bound.attrs.object!) }, h.server.lookup);
+  addWarnings(ctx.headers, bound.attrs.warnings);
   // Copy-on-write: only spec and status.conditions change, so the rest of the pod is shared with the stored one.
-  await ctx.rs.update(namespace, name, (pod) => {
+  await pods.update(namespace, name, (pod) => {
     const spec = (pod.spec ?? {}) as { nodeName?: string; schedulingGates?: unknown[] };
     if (pod.metadata.deletionTimestamp) throw StatusError.conflict('', 'pods', name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    if (body.metadata?.uid && body.metadata.uid !== pod.metadata.uid) {
-      throw StatusError.uidPreconditionFailed('', 'pods', name, body.metadata.uid, pod.metadata.uid);
+    if (bound.metadata?.uid && bound.metadata.uid !== pod.metadata.uid) {
+      throw StatusError.uidPreconditionFailed('', 'pods', name, bound.metadata.uid, pod.metadata.uid);
     }
     if (spec.nodeName) throw StatusError.conflict('', 'pods', name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
     if (spec.schedulingGates?.length) throw StatusError.conflict('', 'pods', name, `pod ${name} has non-empty .spec.schedulingGates`);
@@ -152,6 +166,28 @@ async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string):
     return { ...pod, spec: { ...spec, nodeName: node }, status: { ...status, conditions } };
   }, {}, { dryRun: ctx.dryRun, subresource: 'binding', skipStrategy: true, copyOnWrite: true });
   return json(201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+}
+
+type BindingBody = { metadata?: { name?: string; uid?: string; namespace?: string }; target?: { name?: string; kind?: string } };
+
+/**
+ * The create handler's mutating admission of a Binding: CREATE on pods/binding with the core/v1 Binding as object and
+ * kind (BindingREST has no kind of its own, so the subresource's is its New() object's). A mutating webhook may change
+ * the Binding; the rest of the bind uses what it returns.
+ */
+async function admitBinding(h: ResourceHandler, ctx: RequestContext, namespace: string, name: string, body: BindingBody, subresource: string): Promise<BindingBody & { attrs: AdmissionAttributes }> {
+  const object = { ...cloneJson(body), apiVersion: BINDING.apiVersion, kind: BINDING.kind, metadata: { ...cloneJson(body.metadata ?? {}), namespace } } as unknown as KubeObject;
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE', decl: ctx.decl, namespace, name, subresource, object,
+    kind: { group: '', version: 'v1', kind: BINDING.kind }, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+  };
+  try {
+    await h.cfg.admission?.admit(attrs, h.server.lookup);
+  } finally {
+    addWarnings(ctx.headers, attrs.warnings);
+    attrs.warnings = [];
+  }
+  return { ...(attrs.object as unknown as BindingBody), attrs };
 }
 
 /** namespaces/finalize: only spec.finalizers changes (pkg/registry/core/namespace/storage FinalizeREST). */

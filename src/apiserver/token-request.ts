@@ -4,6 +4,9 @@
 import { fieldErr, StatusError, type FieldError } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import { rfc3339 } from '../util/clock.js';
+import { cloneJson } from '../util/json.js';
+import type { AdmissionAttributes } from './admission/interfaces.js';
+import { addWarnings } from './admission/warnings.js';
 import type { ServerResponse } from './interfaces.js';
 import { decodeBody, decodeObjectBody } from './negotiate.js';
 import { checkTypes } from './request-body.js';
@@ -45,6 +48,22 @@ export function validateTokenRequestSpec(expirationSeconds: number): FieldError[
   return errs;
 }
 
+/**
+ * The TokenRequest as the create handler hands it to admission: decoded with spec.expirationSeconds defaulted to an
+ * hour (SetDefaults_TokenRequestSpec), system metadata wiped (rest.WipeObjectMetaSystemFields) and the request's
+ * namespace filled in (EnsureObjectNamespaceMatchesRequestNamespace).
+ */
+function admissionObject(body: TokenRequestBody, namespace: string): KubeObject {
+  const { creationTimestamp: _c, uid: _u, deletionTimestamp: _d, deletionGracePeriodSeconds: _g, selfLink: _s, ...meta } = (cloneJson(body.metadata ?? {}) as Record<string, unknown>);
+  const spec = cloneJson(body.spec ?? {}) as Record<string, unknown>;
+  return {
+    kind: TOKEN_REQUEST.kind, apiVersion: TOKEN_REQUEST.apiVersion,
+    metadata: { ...meta, namespace: (meta.namespace as string | undefined) || namespace },
+    spec: { audiences: spec.audiences ?? null, ...spec, expirationSeconds: spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS },
+    status: {},
+  } as KubeObject;
+}
+
 const refOf = (o: KubeObject): ObjectRef => ({ name: o.metadata.name ?? '', uid: o.metadata.uid ?? '' });
 
 export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
@@ -52,28 +71,49 @@ export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext
   if (!issuer) throw new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
   const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'TokenRequest'), 'decode', TOKEN_REQUEST) as TokenRequestBody;
   const name = ctx.info.name;
-  if (body.metadata?.name && body.metadata.name !== name) {
-    throw StatusError.invalid(GROUP, 'TokenRequest', name, [fieldErr.invalid('metadata.name', body.metadata.name, 'must match the service account name if specified')]);
+  // The create handler's mutating admission, then the registry's static validation and validating admission
+  // (token.go: createValidation after ValidateTokenRequest, before the bound object is looked up). Webhooks and
+  // policies see a TokenRequest of authentication.k8s.io/v1 on serviceaccounts/token.
+  const attrs: AdmissionAttributes = {
+    operation: 'CREATE', decl: ctx.decl, namespace, name, subresource: 'token', object: admissionObject(body, namespace),
+    kind: { group: GROUP, version: 'v1', kind: TOKEN_REQUEST.kind }, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+  };
+  try {
+    await h.cfg.admission?.admit(attrs, h.server.lookup);
+  } finally {
+    addWarnings(ctx.headers, attrs.warnings);
+    attrs.warnings = [];
   }
-  if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
-    throw StatusError.invalid(GROUP, 'TokenRequest', name, [fieldErr.invalid('metadata.namespace', body.metadata.namespace, 'must match the service account namespace if specified')]);
+  const req = attrs.object as unknown as TokenRequestBody;
+  if (req.metadata?.name && req.metadata.name !== name) {
+    throw StatusError.invalid(GROUP, 'TokenRequest', name, [fieldErr.invalid('metadata.name', req.metadata.name, 'must match the service account name if specified')]);
   }
-  // Mutating admission sees the TokenRequest before the registry does (NodeRestriction limits a kubelet to its pods).
-  await h.cfg.admission?.admit({
-    operation: 'CREATE', decl: ctx.decl, namespace, name, subresource: 'token', object: body as unknown as KubeObject, user: ctx.user, dryRun: ctx.dryRun,
-  }, h.server.lookup);
+  if (req.metadata?.namespace && req.metadata.namespace !== namespace) {
+    throw StatusError.invalid(GROUP, 'TokenRequest', name, [fieldErr.invalid('metadata.namespace', req.metadata.namespace, 'must match the service account namespace if specified')]);
+  }
   const sa = await ctx.rs.get(namespace, name);
-  const audiences = body.spec?.audiences?.length ? body.spec.audiences : issuer.apiAudiences;
-  let expirationSeconds = body.spec?.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
+  const audiences = req.spec?.audiences?.length ? req.spec.audiences : issuer.apiAudiences;
+  let expirationSeconds = req.spec?.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
   const now = h.cfg.clock.now();
   const errs = validateTokenRequestSpec(expirationSeconds);
   // NewInvalid with an empty name: kubectl prints `TokenRequest.authentication.k8s.io "" is invalid: …`.
   if (errs.length) throw StatusError.invalid(GROUP, 'TokenRequest', '', errs);
+  // Validating admission sees the request as the registry completed it: audiences defaulted, name and namespace
+  // filled in, the creation time set and the status cleared.
+  const completed = cloneJson(req) as unknown as KubeObject & { spec?: Record<string, unknown> };
+  completed.metadata = { ...completed.metadata, name: completed.metadata?.name || name, namespace: completed.metadata?.namespace || namespace, creationTimestamp: rfc3339(now) };
+  completed.spec = { ...completed.spec, audiences, expirationSeconds };
+  (completed as Record<string, unknown>).status = {};
+  try {
+    await h.cfg.admission?.validate({ ...attrs, object: completed }, h.server.lookup);
+  } finally {
+    addWarnings(ctx.headers, attrs.warnings);
+  }
 
   let pod: KubeObject | undefined;
   let secret: KubeObject | undefined;
   let node: ObjectRef | undefined;
-  const ref = body.spec?.boundObjectRef;
+  const ref = req.spec?.boundObjectRef;
   if (ref) {
     const group = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/')[0] : '';
     const version = (ref.apiVersion ?? '').split('/').pop() ?? '';

@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createHttpClient } from '../client/http-transport.js';
 import type { Client } from '../client/interfaces.js';
 import { LeaderElector, DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from '../client/leaderelection/leader-elector.js';
-import { parseGoDuration } from '../controllers/nodelifecycle/config.js';
+import { parseGoDuration } from '../util/go-duration.js';
 import type { Clock } from '../util/clock.js';
 import { createLogger, type Logger, type LogLevel } from '../util/log.js';
 

@@ -7,7 +7,7 @@ import { parseServiceCidrs } from '../apiserver/allocators/service-cidrs.js';
 import { Cluster } from '../cluster/cluster.js';
 import { parsePortMapping, type PortMapping } from '../network/publish/published-ports.js';
 import { loadProfiles } from '../cluster/components.js';
-import { parseGoDuration } from '../controllers/nodelifecycle/config.js';
+import { parseGoDuration } from '../util/go-duration.js';
 import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { AUTHORIZATION_MODE_CHOICES, authorizationModesFromFlag, DEFAULT_AUTHORIZATION_MODES } from '../apiserver/authz/modes.js';

@@ -33,11 +33,31 @@ function writeQuery(opts: WriteOptions = {}): Record<string, string | undefined>
   };
 }
 
+/** client-go's rest client retries an answer that says when to come back this many times (rest/request.go). */
+const MAX_RETRIES = 10;
+
+/**
+ * The wait a 429 or 500–504 answer asks for in its Retry-After header (checkWait in client-go's rest/request.go;
+ * API Priority and Fairness rejects with one before the request ran, so sending it again is safe); undefined when
+ * the answer is final.
+ */
+function retryAfterSeconds(res: ApiResponse): number | undefined {
+  if (res.status !== 429 && (res.status < 500 || res.status > 504)) return undefined;
+  const v = res.headers?.['Retry-After'] ?? res.headers?.['retry-after'];
+  const seconds = v === undefined ? NaN : Number(v);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /** Throws the Status carried by an error response, or a generic one built from the HTTP code. */
 export function checkResponse(res: ApiResponse): unknown {
   if (res.status >= 200 && res.status < 300) return res.body;
   const body = res.body as Partial<Status> | undefined;
   if (body && typeof body === 'object' && body.kind === 'Status') throw StatusError.fromStatus({ ...body, code: body.code ?? res.status });
+  if (res.status === 429) {
+    // API Priority and Fairness answers 429 in plain text; client-go makes this Status of it, its wait from Retry-After.
+    const retryAfter = Number(res.headers?.['Retry-After'] ?? res.headers?.['retry-after']) || 0;
+    throw StatusError.tooManyRequests('the server has received too many requests and has asked us to try again later', retryAfter);
+  }
   throw new StatusError(res.status, '', `the server responded with status ${res.status}`);
 }
 
@@ -45,7 +65,12 @@ class TypedClient implements Client {
   constructor(readonly transport: Transport) {}
 
   private async call<T>(req: ApiRequest): Promise<T> {
-    return checkResponse(await this.transport.request(req)) as T;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.transport.request(req);
+      const wait = attempt <= MAX_RETRIES ? retryAfterSeconds(res) : undefined;
+      if (wait === undefined) return checkResponse(res) as T;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
   }
 
   get<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, name: string, subresource?: string): Promise<T> {

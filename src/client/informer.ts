@@ -29,6 +29,7 @@ const NAMESPACE_INDEX = 'namespace';
 export class Informer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly handlers: EventHandler<T>[] = [];
+  private readonly errorHandlers: ((err: unknown) => void)[] = [];
   private readonly indexers = new Map<string, { fn: (obj: T) => string[]; index: Map<string, Set<string>> }>();
   private synced = false;
   private syncWaiters: (() => void)[] = [];
@@ -50,6 +51,11 @@ export class Informer<T extends KubeObject = KubeObject> {
   addHandler(h: EventHandler<T>): void {
     this.handlers.push(h);
     if (this.synced && h.add) for (const obj of this.items.values()) h.add(obj);
+  }
+
+  /** Called with every failed list or watch (client-go's WatchErrorHandler); the informer retries regardless. */
+  onError(fn: (err: unknown) => void): void {
+    this.errorHandlers.push(fn);
   }
 
   /** Keeps a secondary index: `fn` returns the index values of an object (e.g. its node name). */
@@ -108,6 +114,7 @@ export class Informer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.failures++;
+        for (const h of this.errorHandlers) h(err);
         // A 429 names its wait (the reflector honours retryAfterSeconds); anything else backs off exponentially.
         const retryAfter = isStatusError(err) && err.code === 429 ? err.details?.retryAfterSeconds : undefined;
         const delay = retryAfter ? retryAfter * 1000 : Math.min(30_000, 100 * 2 ** Math.min(this.failures, 8));

@@ -3,6 +3,7 @@
 
 import type { Clock, Timer } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
+import { SyncErrorReporter } from './sync-errors.js';
 
 export interface WorkQueueOptions {
   clock: Clock;
@@ -28,6 +29,11 @@ export class WorkQueue {
     this.clock = opts.clock;
     this.baseDelayMs = opts.baseDelayMs ?? 5;
     this.maxDelayMs = opts.maxDelayMs ?? 60_000;
+  }
+
+  /** The queue's clock reading (for callers that time things on the same clock). */
+  now(): number {
+    return this.clock.now();
   }
 
   add(key: string): void {
@@ -105,6 +111,8 @@ export class WorkQueue {
 
 /** Runs `workers` loops that take keys and reconcile them; a throw re-queues the key with backoff. */
 export function runWorkers(queue: WorkQueue, workers: number, reconcile: (key: string) => Promise<void>, logger: Logger): Promise<void[]> {
+  // Failed syncs are errors in kube's log, once per key per window (see sync-errors.ts).
+  const errors = new SyncErrorReporter(logger, () => queue.now());
   const loop = async () => {
     for (;;) {
       const key = await queue.get();
@@ -112,8 +120,9 @@ export function runWorkers(queue: WorkQueue, workers: number, reconcile: (key: s
       try {
         await reconcile(key);
         queue.forget(key);
+        errors.succeeded(key);
       } catch (err) {
-        logger.debug('reconcile failed, will retry', { key, err: err instanceof Error ? err.message : String(err) });
+        errors.failed(key, err);
         queue.addRateLimited(key);
       } finally {
         queue.done(key);

@@ -21,6 +21,11 @@ import { equivalentsFrom } from '../apiserver/admission/webhook/source.js';
 import { ClusterEgress } from '../apiserver/egress/egress.js';
 import { AllocationRepair } from '../apiserver/allocators/repair.js';
 import { ServiceAllocator } from '../apiserver/allocators/service-allocator.js';
+import { IPAddressObjects } from '../apiserver/allocators/ip-address-objects.js';
+import { IPAddressRepair } from '../apiserver/allocators/ip-address-repair.js';
+import { ComponentStatusRest } from '../apiserver/componentstatus/rest.js';
+import { ComponentStatusServers } from '../apiserver/componentstatus/servers.js';
+import { legacyBindingsRest } from '../apiserver/legacy-bindings.js';
 import { Authorization } from '../apiserver/authz/index.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import type { KubeletClientTls } from '../apiserver/kubelet-proxy.js';
@@ -31,6 +36,7 @@ import { CrdController } from '../apiserver/crd/crd-controller.js';
 import { Aggregator } from '../apiserver/aggregator/aggregator.js';
 import { METRICS_SERVER_NAME, METRICS_SERVER_NAMESPACE } from '../apiserver/metrics/addon.js';
 import { createAuthentication, type Authentication } from '../apiserver/authn/index.js';
+import { ensureLegacyTokenTracking } from '../apiserver/authn/legacy-token-tracking.js';
 import { LAST_USED_LABEL } from '../apiserver/authn/service-account-authenticator.js';
 import { ephemeralServiceAccountKeys, loadOrCreateServiceAccountKeys, type ServiceAccountKeys } from '../apiserver/authn/service-account-keys.js';
 import { R } from '../client/resources.js';
@@ -84,6 +90,8 @@ export class ControlPlane {
   readonly authentication: Authentication;
   /** Who may do what: system:masters, then RBAC (the bootstrap policy is written at start). */
   readonly authorization: Authorization;
+  /** What `kubectl get componentstatuses` probes; components this process runs say so here (Cluster.start). */
+  readonly componentStatus: ComponentStatusServers;
 
   constructor(private readonly cfg: ControlPlaneConfig) {
     if (cfg.store) {
@@ -95,9 +103,12 @@ export class ControlPlane {
     } else {
       this.store = new SqliteStore({ path: ':memory:' });
     }
+    // kube-apiserver's allocator publishes each ClusterIP as an IPAddress through its loopback client.
+    let loopback: Client | undefined;
+    const ipAddresses = new IPAddressObjects(() => (loopback ??= this.client({ name: 'system:apiserver', groups: ['system:masters'] })), cfg.logger.child('ipallocator'));
     this.allocator = new ServiceAllocator({
       store: this.store, serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE,
-      logger: cfg.logger.child('service-allocator'),
+      logger: cfg.logger.child('service-allocator'), ipAddresses,
     });
     // Services get their IP families from the configured CIDRs (primary family first) before validation.
     this.registry = new Registry(builtinResources({ strategies: withServiceIPFamilies(cfg.strategies, this.allocator.families), tableFor }));
@@ -117,6 +128,10 @@ export class ControlPlane {
           .patch(R.secrets, namespace, name, 'merge', { metadata: { uid, labels: { [LAST_USED_LABEL]: today } } })
           .catch((err: unknown) => cfg.logger.warn('failed to label legacy service account token with last-used date', { secret: `${namespace}/${name}`, err: String(err) }));
       },
+    });
+    this.componentStatus = new ComponentStatusServers({
+      store: this.store, now: () => cfg.clock.now(),
+      lease: (namespace, name) => this.api.lookup.get('coordination.k8s.io', 'leases', namespace, name),
     });
     this.authorization = new Authorization({ clock: cfg.clock, logger: cfg.logger.child('authorization'), modes: cfg.authorizationModes });
     // metrics.k8s.io, as a cluster with metrics-server installed serves it (kubectl top), behind its APIService (see
@@ -164,6 +179,7 @@ export class ControlPlane {
           afterDelete: (svc) => this.allocator.release(svc),
         },
       },
+      customRest: { componentstatuses: new ComponentStatusRest(() => this.componentStatus.servers()), bindings: legacyBindingsRest },
     });
     this.aggregator = new Aggregator({
       client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), egress, lookup: () => this.api.lookup,
@@ -182,6 +198,7 @@ export class ControlPlane {
       allocator: this.allocator, clock: cfg.clock, logger: cfg.logger.child('service-allocator-repair'),
       // A consistent list: ResourceStore.list waits until the watch cache has caught up with the store.
       listServices: async () => (await services.list(undefined)).items,
+      ipAddresses: new IPAddressRepair({ client: () => (loopback ??= this.client({ name: 'system:apiserver', groups: ['system:masters'] })), recorder: ipAddresses }),
     });
   }
 
@@ -214,7 +231,10 @@ export class ControlPlane {
       advertiseAddress: this.advertised.address,
       advertisePort: this.advertised.port,
       serviceCIDRs: [this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR].flat().flatMap((c) => c.split(',')).map((c) => c.trim()),
+      now: () => this.cfg.clock.now(),
     });
+    // legacytokentracking: the date since which legacy token use is recorded (the token cleaner waits on it).
+    await ensureLegacyTokenTracking(this.client({ name: 'system:apiserver', groups: ['system:masters'] }), this.cfg.clock.now());
     // The bootstrap RBAC policy, then the authorizer's index filled before anyone but system:masters is served.
     await this.authorization.start(this.client({ name: 'system:apiserver', groups: ['system:masters'] }));
   }

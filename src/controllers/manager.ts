@@ -24,6 +24,7 @@ import * as resourcequota from './resourcequota/controller.js';
 import * as serviceaccount from './serviceaccount/controller.js';
 import * as rootca from './rootcacertpublisher/controller.js';
 import * as tokens from './serviceaccount/tokens-controller.js';
+import * as legacytokens from './serviceaccount/legacy-token-cleaner.js';
 import type { TokenSigner } from '../apiserver/authn/service-account-token.js';
 import * as clusterroleaggregation from './clusterroleaggregation/controller.js';
 import * as bootstrapsigner from './bootstrapsigner/controller.js';
@@ -139,6 +140,7 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: podgc.NAME, serviceAccount: 'pod-garbage-collector', aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: rootca.NAME, serviceAccount: 'root-ca-cert-publisher', aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
     .register({ name: tokens.NAME, aliases: ['serviceaccount-token'], create: (c) => new tokens.TokensController({ ...c, signer: c.serviceAccountTokenSigner, rootCA: c.rootCA }) })
+    .register({ name: legacytokens.NAME, serviceAccount: 'legacy-service-account-token-cleaner', aliases: ['legacy-service-account-token-cleaner'], create: (c) => new legacytokens.LegacyTokenCleaner(c) })
     .register({ name: clusterroleaggregation.NAME, serviceAccount: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], create: (c) => new clusterroleaggregation.ClusterRoleAggregationController(c) })
     // kube leaves the bootstrap signer off by default and kubeadm turns it on (--controllers=*,bootstrapsigner); on here.
     .register({ name: bootstrapsigner.NAME, serviceAccount: 'bootstrap-signer', aliases: ['bootstrapsigner'], create: (c) => new bootstrapsigner.BootstrapSigner(c) })

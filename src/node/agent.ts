@@ -3,6 +3,7 @@
 
 import type { ObjectReference, PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { canExpandOnline, expandedStatus, needsNodeExpansion, resizeSuccessfulMessage } from './volumes/online-expansion.js';
+import { persistentVolumeDeleted } from '../csi/backend.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { InformerFactory, type Informer } from '../client/informer.js';
@@ -27,6 +28,7 @@ import { formatHnsView } from '../network/hns/format.js';
 import type { SliceLike } from '../network/proxy/service-ports.js';
 import { defaultNetworkProfile } from '../network/profile.js';
 import { feedPolicies } from '../network/policy/feed.js';
+import { warnWhenPoliciesUnreadable } from '../network/policy/access-warning.js';
 import type { NetworkInspection } from './server/network-endpoints.js';
 import { Kubelet, type KubeletOptions } from './kubelet.js';
 import { leaseOf } from '../network/cni/flannel-setup.js';
@@ -107,6 +109,8 @@ export class NodeAgent {
     // persistentVolumeClaim volumes: the kubelet reads claims and volumes (pkg/kubelet/volumemanager populator).
     const claims = this.informers.for(R.persistentvolumeclaims);
     const volumes = this.informers.for(R.persistentvolumes);
+    // DeleteVolume of a reclaimed (Delete) CSI volume takes its data off the emulated storage system (src/csi/backend.ts).
+    volumes.addHandler({ delete: (pv) => { persistentVolumeDeleted(pv as unknown as PersistentVolume); } });
     const csiDrivers = this.informers.for(R.csidrivers);
     const attachments = this.informers.for(R.volumeattachments);
     this.tokens = new ServiceAccountTokenManager({
@@ -154,6 +158,8 @@ export class NodeAgent {
     // NetworkPolicies and namespace labels, for the nodes whose CNI enforces policy (src/network/policy).
     this.policyInformers = [this.informers.for(R.networkpolicies), namespaces];
     feedPolicies(this.network, this.policyInformers[0], namespaces);
+    // Credentials that may not read NetworkPolicies: say so once; the informer keeps retrying until RBAC allows.
+    warnWhenPoliciesUnreadable(this.policyInformers[0], logger);
     endpointSlices.addHandler({ add: onSlice, update: (_old, o) => onSlice(o), delete: onSlice });
     this.lookups.push(services, endpointSlices, claims, volumes, csiDrivers, attachments);
     // A claim the resizer left FileSystemResizePending is finished by the kubelet of a node that mounts it.

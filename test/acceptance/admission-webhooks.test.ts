@@ -5,11 +5,7 @@
 
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eventually, Kubectl, kubectlBinaries, kubectlEnds, startCluster, type RunningCluster } from './harness.js';
+import { eventually, Kubectl, kubectlBinaries, kubectlEnds, startCluster, type RunningCluster, kubectlAsync, type KubectlResult } from './harness.js';
 import { startWebhookServer, type TestWebhookServer } from '../../src/apiserver/admission/webhook/testing.js';
 import { createCa, issueCert } from '../../src/apiserver/pki.js';
 
@@ -22,18 +18,8 @@ let server: TestWebhookServer;
  * kubectl without blocking this process: the URL webhook answers from this test's own event loop, which a
  * synchronous kubectl would stall until the API server's call to it timed out.
  */
-function kubectl(bin: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cache = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
-  const p = spawn(bin, [...args, '--cache-dir', cache], { env: { ...process.env, KUBECONFIG: cluster.kubeconfig, HOME: cache } });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  p.stdin.end(input ?? '');
-  return new Promise((resolve) => p.on('close', (code) => {
-    rmSync(cache, { recursive: true, force: true });
-    resolve({ code: code ?? -1, stdout, stderr });
-  }));
+function kubectl(bin: string, args: string[], input?: string): Promise<KubectlResult> {
+  return kubectlAsync(bin, cluster.kubeconfig, args, input);
 }
 
 const patch = (ops: unknown) => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') });

@@ -170,6 +170,8 @@ test('a separate controller-manager acts through TokenRequest tokens; a rule tak
     k.ok(['scale', 'deployment', 'web', '--replicas', '3']);
     const msg = await eventually(() => old.ok(['get', 'events', '--field-selector', 'reason=FailedCreate', '-o', 'jsonpath={.items[0].message}']), 20_000, 'FailedCreate');
     assert.equal(msg, `Error creating: pods is forbidden: User "${RS_USER}" cannot create resource "pods" in API group "" in the namespace "default"`);
+    // kube-controller-manager reports the failed sync at error level with its key (utilruntime.HandleError).
+    await eventually(() => /ERROR .*sync "default\/web-[a-z0-9]+" failed with pods is forbidden: User "system:serviceaccount:kube-system:replicaset-controller" cannot create resource "pods"/.test(cm!.output()), 10_000, `the failed sync logged\n${cm.output()}`);
     assert.equal(k.ok(['get', 'pods', '-l', 'app=web', '-o', 'name']).trim().split('\n').length, 2);
   } finally {
     k.dispose();

@@ -86,6 +86,24 @@ export interface KubectlResult {
   stderr: string;
 }
 
+/**
+ * kubectl without blocking this process: for tests whose own event loop must go on answering (a webhook served by
+ * the test while kubectl's request waits on it).
+ */
+export function kubectlAsync(bin: string, kubeconfig: string, args: string[], input?: string): Promise<KubectlResult> {
+  const cache = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+  const p = spawn(bin, [...args, '--cache-dir', cache], { env: { ...process.env, KUBECONFIG: kubeconfig, HOME: cache } });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  p.stdin.end(input ?? '');
+  return new Promise((resolve) => p.on('close', (code) => {
+    rmSync(cache, { recursive: true, force: true });
+    resolve({ code: code ?? -1, stdout, stderr });
+  }));
+}
+
 export class Kubectl {
   private readonly cacheDir: string;
 

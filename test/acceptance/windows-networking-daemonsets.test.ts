@@ -37,7 +37,7 @@ for (const [i, { version, path }] of kubectlEnds().entries()) {
       const server = JSON.parse(k.ok(['config', 'view', '--minify', '-o', 'json'])).clusters[0].cluster.server as string;
       const url = new URL(server);
       const kubeProxy = readFileSync(join(FIXTURES, 'sig-windows-tools', 'kube-proxy.yaml'), 'utf8')
-        .replaceAll('KUBE_PROXY_VERSION', 'v1.33.1').replace('SERVER_VALUE', server);
+        .replaceAll('KUBE_PROXY_VERSION', 'v1.31.4').replace('SERVER_VALUE', server);
       const flannel = readFileSync(join(FIXTURES, 'sig-windows-tools', 'flannel-overlay.yaml'), 'utf8')
         .replaceAll('FLANNEL_VERSION', 'v0.21.5').replace('KUBERNETES_SERVICE_HOST_VALUE', url.hostname).replace('KUBERNETES_SERVICE_PORT_VALUE', url.port);
       const verb = i === 0 ? 'created' : 'unchanged';
@@ -79,9 +79,13 @@ for (const [i, { version, path }] of kubectlEnds().entries()) {
       const kpLogs = k.ok(['logs', '-n', 'kube-system', 'ds/kube-proxy-windows']);
       assert.match(kpLogs, /^Write files so the kubeconfig points to correct locations\r?$/m);
       assert.match(kpLogs, /^sourceip: 10\.244\.\d+\.\d+\r?$/m);
-      assert.match(kpLogs, /^Starting C:\\C\\\w+\\\/kube-proxy\/kube-proxy\.exe --v=6 --hostname-override=win20(19|22) --feature-gates=WinOverlay=true --proxy-mode=kernelspace --source-vip=10\.244\.\d+\.\d+ /m);
+      // containerd 1.7 binds the image at C:\hpc (hcsshim jobcontainers); the binary is the release the tag names.
+      assert.match(kpLogs, /^Starting C:\\hpc\\\/kube-proxy\/kube-proxy\.exe --v=6 --hostname-override=win20(19|22) --feature-gates=WinOverlay=true --proxy-mode=kernelspace --source-vip=10\.244\.\d+\.\d+ /m);
       assert.match(kpLogs, /^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ server\.go:\d+\] "kube-proxy running in single-stack mode" ipFamily="IPv4"$/m);
       assert.match(kpLogs, /proxier\.go:\d+\] "Hns Network loaded" hnsNetworkInfo=&\{name:flannel\.4096 /);
+      assert.match(kpLogs, /server\.go:\d+\] "Version info" version="v1\.31\.4"$/m);
+      assert.match(kpLogs, /proxier\.go:\d+\] "Syncing proxy rules complete" elapsed="[^"]+"$/m);
+      assert.equal(k.ok(['exec', '-n', 'kube-system', pod.metadata.name, '--', 'powershell', '-Command', '$env:CONTAINER_SANDBOX_MOUNT_POINT; & "$env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/kube-proxy.exe" --version']), 'C:\\hpc\\\r\nKubernetes v1.31.4\n');
       assert.match(kpLogs, /shared_informer\.go:\d+\] Caches are synced for endpoint slice config$/m);
       const flLogs = k.ok(['logs', '-n', 'kube-flannel', 'ds/kube-flannel-ds-windows-amd64']);
       assert.match(flLogs, /^Copying SDN CNI binaries to host\r?$/m);

@@ -13,7 +13,8 @@ import type { KubeObject } from '../../src/api/types.js';
 import { TokensController } from '../../src/controllers/serviceaccount/tokens-controller.js';
 import { tokenSecret } from '../../src/bootstrap/token.js';
 import { LAST_USED_LABEL } from '../../src/apiserver/authn/service-account-authenticator.js';
-import { RealClock } from '../../src/util/clock.js';
+import { FakeClock, RealClock } from '../../src/util/clock.js';
+import { TOKEN_SUCCESS_CACHE_TTL_MS } from '../../src/apiserver/authn/token-cache.js';
 import { silentLogger } from '../../src/util/log.js';
 import { raw, startControlPlane, type TestControlPlane } from './helpers.js';
 
@@ -21,9 +22,11 @@ const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 let t: TestControlPlane;
 let front: HttpFrontEnd;
 let ca: CertPair;
+// The API server's clock: tests step past the 10 s token cache instead of waiting for it.
+const clock = new FakeClock(Date.now());
 
 before(async () => {
-  t = await startControlPlane();
+  t = await startControlPlane(clock);
   ca = createCa();
   const server = issueCert(ca, { cn: 'kube-apiserver', server: { dns: SERVER_DNS, ips: ['127.0.0.1'] } });
   front = new HttpFrontEnd({
@@ -115,6 +118,9 @@ test('a pod-bound token names the pod and its node, and dies with the pod', asyn
   assert.match(String(other), /cannot bind token for serviceaccount "robot" to pod running with different serviceaccount name\./);
   await t.client.delete(R.pods, 'default', 'p1', { gracePeriodSeconds: 0 });
   await new Promise((r) => setTimeout(r, 50));
+  // kube-apiserver's token cache still answers for the token it accepted less than 10 s ago.
+  assert.equal((await whoami(token)).status, 201);
+  await clock.advance(TOKEN_SUCCESS_CACHE_TTL_MS);
   const r = await whoami(token);
   assert.equal(r.status, 401);
   assert.equal(r.body.message, 'Unauthorized');
@@ -134,6 +140,8 @@ test('TokenReview uses the same chain: audiences, errors, and the deleted accoun
   assert.equal(wrong.error, `token audiences ["vault"] is invalid for the target audiences ["${ISSUER}"]`);
   await admin.delete(R.serviceaccounts, 'default', 'gone');
   await new Promise((r) => setTimeout(r, 50));
+  assert.equal((await review({ token, audiences: ['vault'] })).authenticated, true, 'cached for 10 s, as kube caches it');
+  await clock.advance(TOKEN_SUCCESS_CACHE_TTL_MS);
   const deleted = await review({ token, audiences: ['vault'] });
   assert.deepEqual([deleted.authenticated, deleted.error], [false, 'serviceaccounts "gone" not found']);
   assert.equal((await review({ token: 'garbage' })).error, 'invalid bearer token');

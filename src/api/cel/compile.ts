@@ -2,9 +2,10 @@
 // result type, and keep a program that evaluates over plain JSON-derived values
 // (staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go CompileCELExpression).
 
-import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import type { ASTNode, Environment, ParseResult } from '@marcbachmann/cel-js';
 import { formatIssue, runtimeMessage, type CelErrorLike } from './issues.js';
 import { newEnvironment } from './environment.js';
+import { formatIssues, hasCalls, presenceProbe } from './ast-checks.js';
 
 /**
  * The declarations an expression is checked against. `variables` maps names to cel-js type strings; `types`
@@ -19,6 +20,8 @@ export interface CompiledExpression {
   readonly expression: string;
   /** The checked result type, cel-go style (`bool`, `list(string)`). */
   readonly outputType: string;
+  /** The parsed expression, for static cost estimation. */
+  readonly ast: ASTNode;
   /** Evaluates with the given variables (JSON values already converted with toCel); a Promise when async. */
   run(vars: Record<string, unknown>): unknown;
 }
@@ -68,6 +71,8 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
     const checked = envs.check.check(expression);
     if (!checked.valid) return { ok: false, detail: prefix + formatIssue(expression, checked.error as unknown as CelErrorLike) };
     outputType = goTypeName(checked.type ?? 'dyn');
+    const extra = astIssue(envs.check, expression);
+    if (extra) return { ok: false, detail: prefix + extra };
   } catch (err) {
     return { ok: false, detail: prefix + formatIssue(expression, err as CelErrorLike) };
   }
@@ -85,10 +90,31 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
   return {
     ok: true,
     program: {
-      expression, outputType,
+      expression, outputType, ast: run.ast,
       run: (vars) => run(vars),
     },
   };
+}
+
+/**
+ * The checks cel-go's checker and validators make beyond cel-js's: fields named in has() must exist, and a
+ * constant format string must suit its literal arguments.
+ */
+function astIssue(env: Environment, expression: string): string | undefined {
+  const ast = env.parse(expression).ast;
+  const calls = hasCalls(ast, expression);
+  if (calls.length) {
+    const probe = env.check(presenceProbe(expression, calls));
+    const e = probe.error as unknown as CelErrorLike | undefined;
+    if (!probe.valid && e?.code === 'no_such_key') {
+      const at = e.range?.start ?? 0;
+      const call = calls.find((c) => at >= c.start && at <= c.end);
+      const field = /^No such key: (.+)$/.exec(e.summary ?? '')?.[1];
+      if (call && field) return formatIssue(expression, { message: `undefined field '${field}'`, range: { start: call.paren, end: call.paren + 1 } });
+    }
+  }
+  const f = formatIssues(ast, expression);
+  return f ? formatIssue(expression, { message: f.message, range: { start: f.offset, end: f.offset + 1 } }) : undefined;
 }
 
 /** Evaluates, answering `{ error }` with cel-go's runtime wording instead of throwing. */

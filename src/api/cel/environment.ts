@@ -5,7 +5,10 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { registerAuthzLibrary } from './library-authz.js';
 import { registerExtLibraries } from './library-ext.js';
+import { registerFormatLibrary } from './library-format.js';
 import { registerKubeTypes } from './library-kube.js';
+import { registerSemverLibrary } from './library-semver.js';
+import { registerSetsLibrary } from './library-sets.js';
 
 /**
  * cel-go's parser limits as kube configures them (base.go: ParserRecursionLimit 200, ParserExpressionSizeLimit via
@@ -26,6 +29,9 @@ function baseEnvironment(): Environment {
     registerExtLibraries(env);
     registerKubeTypes(env);
     registerAuthzLibrary(env);
+    registerFormatLibrary(env);
+    registerSetsLibrary(env);
+    registerSemverLibrary(env);
     base = env;
   }
   return base;

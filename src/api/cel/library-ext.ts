@@ -1,5 +1,6 @@
-// Kubernetes' CEL extension functions that cel-js lacks: the rest of cel-go's ext.Strings (charAt, replace, reverse,
-// strings.quote), kube's lists (isSorted, sum, min, max, indexOf, lastIndexOf) and regex (find, findAll)
+// Kubernetes' CEL extension functions that cel-js lacks: the rest of cel-go's ext.Strings version 2 as kube 1.29+
+// enables it (charAt, replace; reverse is version 3, not in kube 1.33; format and quote in library-format.ts), kube's
+// lists (isSorted, sum, min, max, indexOf, lastIndexOf) and regex (find, findAll)
 // (staging/src/k8s.io/apiserver/pkg/cel/library/lists.go, regex.go; cel-go ext/strings.go).
 
 import type { Environment } from '@marcbachmann/cel-js';
@@ -34,7 +35,6 @@ function registerStrings(env: Environment): void {
     const k = Number(n);
     return parts.length - 1 <= k ? parts.join(b) : parts.slice(0, k + 1).join(b) + a + parts.slice(k + 1).join(a);
   });
-  env.registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''));
 }
 
 

@@ -5,6 +5,7 @@
 import { FieldError, fieldErr } from '../errors.js';
 import { compile, type CompiledExpression, type Declarations } from '../cel/compile.js';
 import { SchemaTypes } from '../cel/schema-types.js';
+import { costErrorMessage, estimateCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, unboundedCardinality } from '../cel/cost.js';
 import { GoValue } from '../validation/go-value.js';
 import { isObject, itemsOf, type JSONSchemaProps, type ValidationRule } from './types.js';
 
@@ -83,25 +84,64 @@ function ruleValue(r: ValidationRule): GoValue {
 export function validateRules(root: JSONSchemaProps, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const compiled = compileSchema(root);
-  const walk = (s: JSONSchemaProps, p: string) => {
+  const total = new TotalCost();
+  // card: how many times a rule here can run (cel_validation.go MaxCardinality); undefined when unbounded.
+  const walk = (s: JSONSchemaProps, p: string, card: number | undefined) => {
     (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
       const rp = `${p}.x-kubernetes-validations[${i}]`;
       errs.push(...ruleShapeErrors(rule, rp));
       const c = compiled.get(s)?.[i];
       if (!c || !rule.rule?.trim()) return;
+      const times = card ?? unboundedCardinality(s);
+      const vars = { self: s, oldSelf: s };
+      if (c.program) {
+        const cost = Math.min(estimateCost(c.program.ast, vars) * times, Number.MAX_SAFE_INTEGER);
+        if (cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(fieldErr.forbidden(`${rp}.rule`, costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
+        total.observe(`${rp}.rule`, cost);
+      }
       if (c.error) errs.push(fieldErr.invalid(`${rp}.rule`, ruleValue(rule), c.error));
       if (c.messageError) errs.push(fieldErr.invalid(`${rp}.messageExpression`, ruleValue(rule), c.messageError));
+      else if (c.message) {
+        const cost = Math.min(estimateCost(c.message.ast, vars) * times, Number.MAX_SAFE_INTEGER);
+        if (cost > STATIC_ESTIMATED_COST_LIMIT) errs.push(fieldErr.forbidden(`${rp}.messageExpression`, costErrorMessage('estimated messageExpression cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
+        total.observe(`${rp}.messageExpression`, cost);
+      }
       if (!c.usesOldSelf && rule.optionalOldSelf !== undefined) {
         errs.push(fieldErr.invalid(`${rp}.optionalOldSelf`, rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
       }
     });
-    for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, `${p}.properties[${k}]`);
-    if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${p}.additionalProperties`);
+    const inner = card === undefined ? undefined : childFactor(s) === undefined ? undefined : card * childFactor(s)!;
+    for (const [k, sub] of Object.entries(s.properties ?? {})) walk(sub, `${p}.properties[${k}]`, inner);
+    if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${p}.additionalProperties`, inner);
     const items = itemsOf(s);
-    if (items) walk(items, `${p}.items`);
+    if (items) walk(items, `${p}.items`, inner);
   };
-  walk(root, path);
+  walk(root, path, 1);
+  if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
+    for (const e of total.mostExpensive) errs.push(fieldErr.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+    errs.push(fieldErr.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, STATIC_ESTIMATED_CRD_COST_LIMIT)));
+  }
   return errs;
+}
+
+/** extractMaxElements: how many of its children a node can hold (undefined: unbounded). */
+function childFactor(s: JSONSchemaProps): number | undefined {
+  if (s.type === 'object') return isObject(s.additionalProperties) ? (s.maxProperties !== undefined ? Math.max(0, s.maxProperties) : undefined) : 1;
+  if (s.type === 'array') return s.maxItems !== undefined ? Math.max(0, s.maxItems) : undefined;
+  return 1;
+}
+
+/** TotalCost: the CRD's summed rule cost and its four most expensive rules costing at least 1% of the limit. */
+class TotalCost {
+  total = 0;
+  mostExpensive: { path: string; cost: number }[] = [];
+  observe(path: string, cost: number): void {
+    this.total = Math.min(this.total + cost, Number.MAX_SAFE_INTEGER);
+    if (cost < STATIC_ESTIMATED_CRD_COST_LIMIT / 100) return;
+    this.mostExpensive.push({ path, cost });
+    this.mostExpensive.sort((a, b) => b.cost - a.cost);
+    this.mostExpensive.length = Math.min(this.mostExpensive.length, 4);
+  }
 }
 
 /** The checks on a rule's own fields (validation.go, before compiling). */

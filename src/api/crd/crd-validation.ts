@@ -8,6 +8,7 @@ import { GoValue } from '../validation/go-value.js';
 import { hasDefaults } from './schema-defaults.js';
 import { validateSchema } from './structural.js';
 import { validateRules } from './cel-rules.js';
+import { validateDefaults } from './default-validation.js';
 import { caBundleErrors, mustKeepValidCaBundle, validateConversion } from './conversion-validation.js';
 import { jsonEqual } from '../../util/json.js';
 import type { Crd, CrdColumn, CrdNames, CrdVersion } from './types.js';
@@ -67,6 +68,7 @@ function validateSpec(crd: Crd): FieldError[] {
   }
   const seen = new Set<string>();
   let unique = true;
+  errs.push(...defaultErrors(versions));
   errs.push(...celRuleErrors(versions));
   versions.forEach((v, i) => {
     if (seen.has(v.name)) unique = false;
@@ -103,6 +105,18 @@ function celRuleErrors(versions: CrdVersion[]): FieldError[] {
   if (versions.some((v, i) => validateSchema(schemas[i]!, `spec.versions[${i}].schema.openAPIV3Schema`).length)) return [];
   if (schemas.every((s) => jsonEqual(s, schemas[0]))) return validateRules(schemas[0]!, 'spec.validation.openAPIV3Schema');
   return schemas.flatMap((s, i) => validateRules(s!, `spec.versions[${i}].schema.openAPIV3Schema`));
+}
+
+/**
+ * Errors of the schemas' defaults, for structural schemas only (ValidateDefaults runs once ValidateStructural passes),
+ * at the same paths as rule errors.
+ */
+function defaultErrors(versions: CrdVersion[]): FieldError[] {
+  const schemas = versions.map((v) => v.schema?.openAPIV3Schema);
+  if (!schemas.length || schemas.some((s) => !s)) return [];
+  const structural = (i: number) => !validateSchema(schemas[i]!, `spec.versions[${i}].schema.openAPIV3Schema`).length;
+  if (schemas.every((s) => jsonEqual(s, schemas[0]))) return structural(0) ? validateDefaults(schemas[0]!, 'spec.validation.openAPIV3Schema') : [];
+  return schemas.flatMap((s, i) => (structural(i) ? validateDefaults(s!, `spec.versions[${i}].schema.openAPIV3Schema`) : []));
 }
 
 function validateVersion(v: CrdVersion, path: string): FieldError[] {

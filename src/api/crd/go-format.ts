@@ -25,3 +25,14 @@ export function goSprint(v: unknown): string {
   const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `map[${entries.map(([k, x]) => `${k}:${goSprint(x)}`).join(' ')}]`;
 }
+
+/** fmt.Sprintf("%#v", v) of a decoded JSON value held in an interface{} (integers are int64, others float64). */
+export function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
+  const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `map[string]interface {}{${entries.map(([k, x]) => `${JSON.stringify(k)}:${goSyntax(x)}`).join(', ')}}`;
+}

@@ -8,18 +8,25 @@ import { isObject, itemsOf, type JSONSchemaProps } from './types.js';
  * Unknown field paths of a custom resource (`spec.foo`, `spec.items[0].bar`), in document order; with `prune` they
  * are removed. At the root, apiVersion, kind and metadata are the API server's, not the schema's.
  */
-export function pruneObject(schema: JSONSchemaProps, obj: unknown, prune: boolean): string[] {
+export function pruneObject(schema: JSONSchemaProps, obj: unknown, prune: boolean, opts: PruneOptions = {}): string[] {
   const out: string[] = [];
-  walk(schema, obj, '', out, prune, true);
+  walk(schema, obj, '', out, prune, opts.resource ?? true, opts.keepNulls === true);
   return out;
+}
+
+export interface PruneOptions {
+  /** Whether `obj` is a resource (its apiVersion, kind and metadata are left alone); true unless said otherwise. */
+  resource?: boolean;
+  /** Keep non-nullable nulls: pruning.Prune alone, without defaulting's PruneNonNullableNullsWithoutDefaults. */
+  keepNulls?: boolean;
 }
 
 const SKIP_AT_RESOURCE = new Set(['apiVersion', 'kind', 'metadata']);
 
-function walk(s: JSONSchemaProps | undefined, v: unknown, path: string, out: string[], prune: boolean, resource: boolean): void {
+function walk(s: JSONSchemaProps | undefined, v: unknown, path: string, out: string[], prune: boolean, resource: boolean, keepNulls: boolean): void {
   if (Array.isArray(v)) {
     const items = s && itemsOf(s);
-    v.forEach((x, i) => walk(items, x, `${path}[${i}]`, out, prune, items?.['x-kubernetes-embedded-resource'] === true));
+    v.forEach((x, i) => walk(items, x, `${path}[${i}]`, out, prune, items?.['x-kubernetes-embedded-resource'] === true, keepNulls));
     return;
   }
   if (!isObject(v)) return;
@@ -29,15 +36,15 @@ function walk(s: JSONSchemaProps | undefined, v: unknown, path: string, out: str
     if (resource && SKIP_AT_RESOURCE.has(k)) continue;
     const prop = s?.properties?.[k];
     if (prop) {
-      if (x === null && !prop.nullable && prop.default === undefined) {
+      if (x === null && !prop.nullable && prop.default === undefined && !keepNulls) {
         if (prune) delete v[k];
         continue;
       }
-      walk(prop, x, p, out, prune, prop['x-kubernetes-embedded-resource'] === true);
+      walk(prop, x, p, out, prune, prop['x-kubernetes-embedded-resource'] === true, keepNulls);
       continue;
     }
     if (s && isObject(s.additionalProperties)) {
-      walk(s.additionalProperties, x, p, out, prune, s.additionalProperties['x-kubernetes-embedded-resource'] === true);
+      walk(s.additionalProperties, x, p, out, prune, s.additionalProperties['x-kubernetes-embedded-resource'] === true, keepNulls);
       continue;
     }
     if (preserve || s?.additionalProperties === true) continue;

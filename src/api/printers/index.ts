@@ -24,6 +24,7 @@ import { DAEMON_SET_TABLE, DEPLOYMENT_TABLE, REPLICA_SET_TABLE, STATEFUL_SET_TAB
 import { INGRESS_CLASS_TABLE, INGRESS_TABLE, IP_ADDRESS_TABLE, NETWORK_POLICY_TABLE, SERVICE_CIDR_TABLE } from './networking.js';
 import { FLOW_SCHEMA_TABLE, PRIORITY_LEVEL_TABLE } from './flowcontrol.js';
 import { CSI_STORAGE_CAPACITY_TABLE, POD_TEMPLATE_TABLE } from './misc-tables.js';
+import { COMPONENT_STATUS_TABLE } from './component-status.js';
 
 export { DEFAULT_TABLE } from './default-table.js';
 export { humanDuration, shortHumanDuration, translateTimestampSince } from './duration.js';
@@ -38,6 +39,7 @@ export const TABLES: Record<string, TableDef> = {
   nodes: NODE_TABLE,
   services: SERVICE_TABLE,
   endpoints: ENDPOINTS_TABLE,
+  componentstatuses: COMPONENT_STATUS_TABLE,
   configmaps: CONFIG_MAP_TABLE,
   secrets: SECRET_TABLE,
   serviceaccounts: SERVICE_ACCOUNT_TABLE,

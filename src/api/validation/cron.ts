@@ -3,6 +3,8 @@
 // the parse errors of github.com/robfig/cron/v3 (ParseStandard), which kube-apiserver reports as
 // `spec.schedule: Invalid value`. Times are evaluated in an IANA time zone through Node's Intl.
 
+import { parseGoDuration } from '../../util/go-duration.js';
+
 interface Bounds { min: number; max: number; names?: Record<string, number> }
 
 const MONTHS: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
@@ -76,15 +78,13 @@ const DESCRIPTORS: Record<string, string> = {
   '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
 };
 
-/** Go time.ParseDuration for the units a cron @every uses. */
-function parseGoDuration(s: string): number {
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0, pos = 0, m: RegExpExecArray | null;
-  if (!s) throw new CronParseError(`failed to parse duration @every ${s}: time: invalid duration ""`);
-  while ((m = re.exec(s))) { total += Number(m[1]) * units[m[2]]; pos = re.lastIndex; }
-  if (pos !== s.length) throw new CronParseError(`failed to parse duration @every ${s}: time: invalid duration ${JSON.stringify(s)}`);
-  return total;
+/** The span of `@every <duration>`, with robfig/cron's message around Go's when it does not parse. */
+function parseEvery(s: string): number {
+  try {
+    return parseGoDuration(s);
+  } catch (err) {
+    throw new CronParseError(`failed to parse duration @every ${s}: ${(err as Error).message}`);
+  }
 }
 
 /** ParseStandard. Throws CronParseError with robfig's message. */
@@ -98,7 +98,7 @@ export function parseCron(spec: string): CronSchedule {
     text = i < 0 ? '' : text.slice(i).trim();
   }
   if (text.startsWith('@')) {
-    if (text.startsWith('@every ')) return { fields: [], domStar: true, dowStar: true, everyMs: Math.max(1000, parseGoDuration(text.slice(7).trim())), timeZone };
+    if (text.startsWith('@every ')) return { fields: [], domStar: true, dowStar: true, everyMs: Math.max(1000, parseEvery(text.slice(7).trim())), timeZone };
     const d = DESCRIPTORS[text];
     if (!d) throw new CronParseError(`unrecognized descriptor: ${text}`);
     text = d;

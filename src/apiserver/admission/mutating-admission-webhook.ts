@@ -10,7 +10,7 @@ import type { AdmissionAttributes, AdmissionLookup, AdmissionPlugin } from './in
 import { invoke, onCallFailure, type WebhookPluginDeps } from './webhook/dispatch.js';
 import { CallingWebhookError } from './webhook/errors.js';
 import type { Invocation, ReviewResponse } from './webhook/review.js';
-import { convertObject, isConverted } from './webhook/versioned.js';
+import { convertObjectAsync, isConverted } from './webhook/versioned.js';
 import { isExemptConfigurationResource } from './webhook/rules.js';
 import { shouldCall, webhooksOf } from './webhook/source.js';
 import { matchConditionsAllow } from './webhook/match-conditions.js';
@@ -39,7 +39,7 @@ function replaceObject(target: KubeObject, next: KubeObject): void {
  * Applies a webhook's patch; true when the object changed (callAttrMutatingHook). A webhook matched through an
  * equivalent resource patched the object in its own version: the patch applies there and the result converts back.
  */
-function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttributes, inv: Invocation): boolean {
+async function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttributes, inv: Invocation): Promise<boolean> {
   if (!r.patch) return false;
   let ops: unknown;
   try {
@@ -51,16 +51,17 @@ function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttributes, inv
   if (!a.object) throw StatusError.internal(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`);
   if (r.patchType !== 'JSONPatch') throw new CallingWebhookError(name, `unsupported patch type "${r.patchType ?? ''}"`);
   const converted = isConverted(a, inv);
+  const seen = converted ? await convertObjectAsync(a.object, a.decl, inv.decl) : a.object;
   let patched: KubeObject;
   try {
-    patched = applyJsonPatch(converted ? convertObject(a.object, a.decl, inv.decl) : a.object, ops) as KubeObject;
+    patched = applyJsonPatch(seen, ops) as KubeObject;
   } catch (err) {
     throw StatusError.internal(String((err as Error).cause ?? (err as Error).message));
   }
   // The patched object is decoded and defaulted again before it goes on (in its version, then converted back).
   if (converted) {
     inv.decl.strategy.defaults?.(patched);
-    patched = convertObject(patched, inv.decl, a.decl);
+    patched = await convertObjectAsync(patched, inv.decl, a.decl);
   }
   a.decl.strategy.defaults?.(patched);
   const changed = !jsonEqual(a.object, patched);
@@ -90,7 +91,7 @@ export function mutatingAdmissionWebhook(deps: WebhookPluginDeps): AdmissionPlug
           let changed = false;
           let failure: unknown;
           try {
-            changed = applyPatch(name, await invoke(hook, inv, a, lookup, deps, true), a, inv);
+            changed = await applyPatch(name, await invoke(hook, inv, a, lookup, deps, true), a, inv);
           } catch (err) {
             failure = err;
           }

@@ -18,6 +18,7 @@ import { isExemptConfigurationResource } from './webhook/rules.js';
 import type { Invocation } from './webhook/review.js';
 import { requestNamespace } from './webhook/review.js';
 import type { Equivalents } from './webhook/source.js';
+import { versionedAttributesAsync } from './webhook/versioned.js';
 
 export const VALIDATING_ADMISSION_POLICY = 'ValidatingAdmissionPolicy';
 const GROUP = 'admissionregistration.k8s.io';
@@ -125,6 +126,9 @@ async function runPolicy(policy: KubeObject, bindings: KubeObject[], a: Admissio
   }
   if (!inv) return;
   const compiled = compiledPolicy(policy);
+  // The object in the version matchConstraints matched (matchPolicy Equivalent), converted once for all bindings
+  // (policy_dispatcher.go VersionedAttribute(matchGVK); a failed conversion is a configuration error of the policy).
+  let versioned: Promise<AdmissionAttributes> | undefined;
   const nsName = a.decl.group === '' && a.decl.kind === 'Namespace' ? '' : requestNamespace(a);
   for (const binding of [...bindings].sort((x, y) => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? ''))) {
     const bname = binding.metadata.name ?? '';
@@ -133,6 +137,13 @@ async function runPolicy(policy: KubeObject, bindings: KubeObject[], a: Admissio
       if (bspec.matchResources && !matchResources(bspec.matchResources, a, lookup, deps.equivalents)) continue;
     } catch (err) {
       configError((err as Error).message, bname);
+      continue;
+    }
+    let va: AdmissionAttributes;
+    try {
+      va = await (versioned ??= versionedAttributesAsync(a, inv));
+    } catch (err) {
+      configError((err as Error).message);
       continue;
     }
     let params: (KubeObject | null)[];
@@ -146,7 +157,7 @@ async function runPolicy(policy: KubeObject, bindings: KubeObject[], a: Admissio
     const namespace = nsName ? lookup.get('', 'namespaces', undefined, nsName) : undefined;
     const actions = bspec.validationActions ?? [];
     for (const param of params) {
-      const vars = activation(a, inv, { namespace, params: spec.paramKind ? param : undefined, authorizer: deps.authorizer });
+      const vars = activation(va, inv, { namespace, params: spec.paramKind ? param : undefined, authorizer: deps.authorizer });
       await validate(compiled, vars, fail, {
         deny: (message, reason) => {
           if (actions.includes('Deny')) denials.push({ policy: name, binding: bname, message, reason });

@@ -1,9 +1,13 @@
 // Aggregated OpenAPI (kube-aggregator pkg/controllers/openapi and openapiv3): each Available service-backed
 // APIService's backend is asked for its /openapi/v2 and the /openapi/v3 group versions it lists; /openapi/v2 then
-// merges their paths and definitions into the server's own (its own win a conflict), and /openapi/v3 lists the
-// backends' group versions beside the server's, each document served as the backend gave it.
+// merges their paths and definitions into the server's own (its own paths win; clashing definition names are renamed), and /openapi/v3 lists the
+// backends' group versions beside the server's, each document served as the backend gave it (or converted from
+// its v2 document when it has no /openapi/v3).
 
 import { encodeGnosticDocument } from '../../api/openapi/gnostic-v2.js';
+import { documentHash } from '../../api/openapi/v3.js';
+import { convertV2ToV3 } from './openapi-v2-to-v3.js';
+import { mergeSpec } from './openapi-merge.js';
 import type { Schema } from '../../api/openapi/schemas.js';
 import type { AdmissionLookup } from '../admission/interfaces.js';
 import type { OpenApiProvider } from '../interfaces.js';
@@ -28,14 +32,21 @@ async function getJson(b: Backend, lookup: AdmissionLookup, path: string): Promi
 }
 
 /**
- * Downloads a backend's specs. A backend without /openapi/v3 (404) is a legacy one: only its v2 document is merged
- * (kube converts that to v3 as well; here such a group version has no v3 document). Throws when the backend cannot
- * be asked at all.
+ * Downloads a backend's specs. A backend without /openapi/v3 (404) is a legacy one: its whole v2 document, converted
+ * to v3, is served as its APIService's group version (openapiv3/aggregator updateAPIServiceSpecLocked). Throws when
+ * the backend cannot be asked at all.
  */
 export async function fetchBackendSpecs(b: Backend, lookup: AdmissionLookup): Promise<BackendSpecs> {
   const v2 = await getJson(b, lookup, '/openapi/v2');
   const out: BackendSpecs = { v2: v2.body, v3: new Map() };
   const root = await getJson(b, lookup, '/openapi/v3');
+  const { group, version } = b.service.spec ?? {};
+  if (root.status === 404 && v2.body && (group || version)) {
+    const gv = `apis/${group ?? ''}/${version ?? ''}`;
+    const doc = convertV2ToV3(v2.body as Record<string, unknown>) as Schema;
+    out.v3.set(gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${documentHash(doc)}`, doc });
+    return out;
+  }
   const paths = (root.body?.paths ?? {}) as Record<string, { serverRelativeURL?: string }>;
   for (const [gv, entry] of Object.entries(paths)) {
     const url = entry.serverRelativeURL ?? `/openapi/v3/${gv}`;
@@ -71,15 +82,14 @@ function serialisable(s: BackendSpecs): unknown {
   return { v2: s.v2, v3: [...s.v3.entries()] };
 }
 
-/** Adds the backends' paths and definitions the server does not have itself (MergeSpecsIgnorePathConflict). */
+/**
+ * Adds the backends' paths the server does not serve itself, with their definitions and parameters renamed where
+ * their names clash with different ones (openapi-merge.ts).
+ */
 export function mergeV2(base: Schema, backends: readonly BackendSpecs[]): Schema {
-  const paths = { ...(base.paths as Record<string, unknown> ?? {}) };
-  const definitions = { ...(base.definitions as Record<string, unknown> ?? {}) };
-  for (const b of backends) {
-    for (const [p, item] of Object.entries((b.v2?.paths ?? {}) as Record<string, unknown>)) if (!(p in paths)) paths[p] = item;
-    for (const [d, def] of Object.entries((b.v2?.definitions ?? {}) as Record<string, unknown>)) if (!(d in definitions)) definitions[d] = def;
-  }
-  return { ...base, paths, definitions };
+  let out = base as Record<string, unknown>;
+  for (const b of backends) if (b.v2) out = mergeSpec(out, b.v2 as Record<string, unknown>);
+  return out as Schema;
 }
 
 /** The server's OpenAPI with the backends' documents merged in, rebuilt only when either side changed. */

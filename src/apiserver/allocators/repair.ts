@@ -10,6 +10,7 @@ import type { Logger } from '../../util/log.js';
 import { familyOf } from './ip-range.js';
 import { clusterIPsOf, type ServiceAllocator } from './service-allocator.js';
 import type { ServiceRange } from './service-ranges.js';
+import type { IPAddressRepair } from './ip-address-repair.js';
 
 /** kube-apiserver's RepairServicesInterval default for both repair loops (pkg/controlplane/instance.go Complete). */
 export const DEFAULT_REPAIR_INTERVAL_MS = 3 * 60 * 1000;
@@ -31,6 +32,8 @@ export interface RepairConfig {
   logger: Logger;
   intervalMs?: number;
   leakGracePasses?: number;
+  /** After the bitmaps, the IPAddress objects are brought in line with the Services (none when absent). */
+  ipAddresses?: IPAddressRepair;
 }
 
 export interface RangeRepairReport {
@@ -101,6 +104,10 @@ export class AllocationRepair {
       reports.push(await this.repairRange(range, claims, startup));
     }
     reports.push(await this.repairRange(allocator.ports, nodePortClaims, startup));
+    if (this.cfg.ipAddresses) {
+      const r = await this.cfg.ipAddresses.reconcile(await this.cfg.listServices(), startup);
+      if (r.created || r.deleted) this.log.info('repaired IPAddress objects', { created: r.created, deleted: r.deleted });
+    }
     return reports;
   }
 

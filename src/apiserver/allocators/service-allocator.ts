@@ -12,6 +12,7 @@ import { initIPFamilyFields } from '../../api/strategies/services-ip-families.js
 import { goStrings } from '../../api/validation/object-meta.js';
 import type { AllocationBitmap } from './bitmap.js';
 import { familyOf, type IPFamily } from './ip-range.js';
+import type { IPAddressRecorder } from './ip-address-objects.js';
 import { SECONDARY_SERVICE_IPS_KEY, SERVICE_IPS_KEY } from './range-allocation.js';
 import { parseServiceCidrs } from './service-cidrs.js';
 import { nodePortRange, serviceIpRange, type ServiceRange } from './service-ranges.js';
@@ -26,6 +27,8 @@ export interface ServiceAllocatorConfig {
   nodePortRange: [number, number];
   rng?: () => number;
   logger?: Logger;
+  /** Publishes each allocated ClusterIP as an IPAddress object (kube 1.33's allocator does); none when absent. */
+  ipAddresses?: IPAddressRecorder;
 }
 
 interface ServicePort {
@@ -115,32 +118,59 @@ export class ServiceAllocator {
     const oldIps = clusterIPsOf(old);
     const oldPorts = nodePortsOf(old);
     const took = { ips: [] as string[], ports: [] as number[] };
+    /** IPAddress objects written for this attempt: the addresses the Service gains. */
+    const published: string[] = [];
+    const rollBack = async () => {
+      await this.releaseValues(took.ips, took.ports, `rolling back ${describe(obj)}`);
+      await this.unpublish(published, obj);
+    };
     try {
       await this.allocateClusterIPs(obj, old, oldIps, dryRun, took.ips);
       await this.allocateNodePorts(obj, old, oldPorts, dryRun, took.ports);
+      // One create per address gained, after the bitmaps agreed (ipallocator.go AllocateService); none for dry runs.
+      if (!dryRun && this.cfg.ipAddresses) {
+        for (const ip of clusterIPsOf(obj)) {
+          const family = familyOf(ip);
+          if (oldIps.includes(ip) || !family) continue;
+          await this.cfg.ipAddresses.create(ip, family, obj);
+          published.push(ip);
+        }
+      }
     } catch (err) {
-      if (!dryRun) await this.releaseValues(took.ips, took.ports, `rolling back ${describe(obj)}`);
+      if (!dryRun) await rollBack();
       throw err;
     }
     if (dryRun) return undefined;
     const newIps = clusterIPsOf(obj);
     const newPorts = nodePortsOf(obj);
     return {
-      commit: (stored) => {
+      commit: async (stored) => {
         // Services have no grace period: a stored result still marked for deletion without finalizers is an update
         // that removed the last finalizer, and the Service is gone.
         if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) {
-          return this.releaseValues([...new Set([...oldIps, ...newIps])], [...new Set([...oldPorts, ...newPorts])], `deleting ${describe(obj)}`);
+          const ips = [...new Set([...oldIps, ...newIps])];
+          await this.releaseValues(ips, [...new Set([...oldPorts, ...newPorts])], `deleting ${describe(obj)}`);
+          return this.unpublish(ips, obj);
         }
-        return this.releaseValues(oldIps.filter((ip) => !newIps.includes(ip)), oldPorts.filter((p) => !newPorts.includes(p)), `updating ${describe(obj)}`);
+        const dropped = oldIps.filter((ip) => !newIps.includes(ip));
+        await this.releaseValues(dropped, oldPorts.filter((p) => !newPorts.includes(p)), `updating ${describe(obj)}`);
+        return this.unpublish(dropped, obj);
       },
-      revert: () => this.releaseValues(took.ips, took.ports, `rolling back ${describe(obj)}`),
+      revert: rollBack,
     };
   }
 
   /** Frees what a deleted Service held. */
-  release(svc: KubeObject): Promise<void> {
-    return this.releaseValues(clusterIPsOf(svc), nodePortsOf(svc), `deleting ${describe(svc)}`);
+  async release(svc: KubeObject): Promise<void> {
+    const ips = clusterIPsOf(svc);
+    await this.releaseValues(ips, nodePortsOf(svc), `deleting ${describe(svc)}`);
+    await this.unpublish(ips, svc);
+  }
+
+  /** Deletes the IPAddress objects of `ips` that name `svc` (ipallocator.go Release). */
+  private async unpublish(ips: readonly string[], svc: KubeObject): Promise<void> {
+    if (!this.cfg.ipAddresses) return;
+    for (const ip of ips) await this.cfg.ipAddresses.delete(ip, svc);
   }
 
   /** Runs `fn` on the stored bitmap: a read-modify-write, or on a private copy for a dry run. */

@@ -1,6 +1,7 @@
 // Builds kube-apiserver's authentication as kubeadm configures it: client certificates, then bearer tokens
-// (ServiceAccount JWTs of the cluster issuer and legacy Secrets, bootstrap tokens), the TokenRequest issuer, the
-// issuer discovery documents and the authentication.k8s.io API that reviews tokens with the same chain.
+// (ServiceAccount JWTs of the cluster issuer and legacy Secrets, bootstrap tokens, behind kube's token cache), the
+// TokenRequest issuer, the issuer discovery documents and the authentication.k8s.io API that reviews tokens with the
+// same chain.
 
 import type { TokenIssuerConfig } from '../token-request.js';
 import type { AggregatedApi } from '../interfaces.js';
@@ -12,6 +13,7 @@ import { OidcDiscovery } from './oidc-discovery.js';
 import { ServiceAccountAuthenticator } from './service-account-authenticator.js';
 import type { ServiceAccountKeys } from './service-account-keys.js';
 import { DEFAULT_ISSUER, TokenSigner } from './service-account-token.js';
+import { cachedTokenAuthenticator } from './token-cache.js';
 import { x509Authenticator } from './x509.js';
 
 export interface AuthenticationConfig {
@@ -38,12 +40,13 @@ export interface Authentication {
 export function createAuthentication(cfg: AuthenticationConfig): Authentication {
   const issuer = cfg.issuer ?? DEFAULT_ISSUER;
   const apiAudiences = cfg.apiAudiences ?? [issuer];
-  const tokens = tokenUnion('tokens', [
+  // The union behind kube's token cache: an accepted token is trusted for 10 s without another check.
+  const tokens = cachedTokenAuthenticator(tokenUnion('tokens', [
     new ServiceAccountAuthenticator({
       issuers: [issuer], apiAudiences, keys: [cfg.keys], lookup: cfg.lookup, now: cfg.now, markLegacyTokenUsed: cfg.markLegacyTokenUsed,
     }),
     bootstrapTokenAuthenticator({ lookup: cfg.lookup, now: cfg.now }),
-  ]);
+  ]), { now: cfg.now });
   const authenticator = requestUnion([x509Authenticator(), bearerTokenAuthenticator(tokens)]);
   return {
     authenticator,

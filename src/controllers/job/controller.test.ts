@@ -110,11 +110,11 @@ describe('JobController', () => {
       const i = p.metadata.labels?.['batch.kubernetes.io/job-completion-index'];
       assert.match(p.metadata.name!, new RegExp(`^idx-${i}-[a-z0-9]{5}$`));
       assert.equal(p.spec?.hostname, `idx-${i}`);
-      assert.deepEqual(p.spec?.containers[0].env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]);
+      assert.deepEqual(p.spec?.containers[0].env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']" } } }]);
     }
     await finish(h, 'Succeeded', 2);
     await drain([c]);
-    assert.match(getJob(h, 'idx').status!.completedIndexes!, /^(0-1|0,2|1-2)$/);
+    assert.match(getJob(h, 'idx').status!.completedIndexes!, /^(0,1|0,2|1,2)$/);
     await finish(h, 'Succeeded');
     await drain([c]);
     assert.equal(getJob(h, 'idx').status?.completedIndexes, '0-2');
@@ -152,7 +152,8 @@ describe('JobController', () => {
   });
 
   it('formats completed indexes as intervals', () => {
-    const table: [number[], string][] = [[[], ''], [[0], '0'], [[0, 1, 2, 5], '0-2,5'], [[3, 1, 4], '1,3-4']];
+    // orderedIntervals.String (pkg/controller/job/indexed_job_utils.go): a run of two is written "a,b".
+    const table: [number[], string][] = [[[], ''], [[0], '0'], [[0, 1, 2, 5], '0-2,5'], [[3, 1, 4], '1,3,4'], [[7, 8, 9, 10, 2, 3], '2,3,7-10']];
     for (const [xs, want] of table) {
       assert.equal(formatIndexes(xs), want);
       assert.deepEqual([...parseIndexes(want)].sort(), [...xs].sort());

@@ -2,6 +2,7 @@
 // Indexed), replaces failed pods with exponential back-off until backoffLimit, enforces activeDeadlineSeconds and
 // suspend, tracks finished pods with the `batch.kubernetes.io/job-tracking` finalizer and uncountedTerminatedPods,
 // and in 1.31+ order sets SuccessCriteriaMet/FailureTarget first, then Complete/Failed once no pod is terminating.
+// The recreation back-off is per Job, or per index with backoffLimitPerIndex (./backoff.ts).
 // podFailurePolicy, backoffLimitPerIndex/maxFailedIndexes, successPolicy and managedBy follow kube 1.33.
 
 import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js';
@@ -21,16 +22,15 @@ import { sameStatus } from '../util/status.js';
 import { clone, type PodObj, type Typed } from '../util/types.js';
 import { podGenerateName } from '../replicaset/pod-template.js';
 import { COMPLETION_INDEX_KEY, formatIndexes, parseIndexes, podIndex } from './indexes.js';
-import { INDEX_FAILURE_COUNT_KEY, INDEX_IGNORED_FAILURE_COUNT_KEY, isIndexFailed, nextIndexCounts, type IndexFailureCounts } from './index-failures.js';
+import { countsAfterFailure, INDEX_FAILURE_COUNT_KEY, INDEX_IGNORED_FAILURE_COUNT_KEY, isIndexFailed, type IndexFailureCounts } from './index-failures.js';
+import { lastFailedPodPerIndex, nextBackoffRecord, remainingForIndex, remainingMs, SYNC_JOB_BATCH_PERIOD_MS, type BackoffRecord } from './backoff.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { matchSuccessPolicy } from './success-policy.js';
 
 export const NAME = 'job-controller';
 export const COMPONENT = 'job-controller';
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
-/** DefaultJobPodFailureBackOff and MaxJobPodFailureBackOff. */
-export const POD_FAILURE_BACKOFF_MS = 10_000;
-export const MAX_POD_FAILURE_BACKOFF_MS = 10 * 60_000;
+export { backoffDelay, MAX_POD_FAILURE_BACKOFF_MS, POD_FAILURE_BACKOFF_MS } from './backoff.js';
 const MAX_PODS_PER_SYNC = 500;
 
 export type JobObj = Typed<Job>;
@@ -44,8 +44,6 @@ const FAILED_INDEXES_MESSAGE = 'Job has failed indexes';
 export const JOB_CONTROLLER_NAME = 'kubernetes.io/job-controller';
 const ORPHAN_PREFIX = 'orphan-pod:';
 
-interface BackoffRecord { failures: number; lastFailure: number }
-
 export function findCondition(job: Job, type: string): JobCondition | undefined {
   return job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
 }
@@ -53,12 +51,6 @@ export function findCondition(job: Job, type: string): JobCondition | undefined 
 /** Complete or Failed: nothing more will happen to the Job (IsJobFinished). */
 export function isJobFinished(job: Job): boolean {
   return !!(findCondition(job, 'Complete') || findCondition(job, 'Failed'));
-}
-
-/** The delay before the next pod after `failures` consecutive failures (backoffRecord.getRemainingTime). */
-export function backoffDelay(failures: number): number {
-  if (failures <= 0) return 0;
-  return Math.min(POD_FAILURE_BACKOFF_MS * 2 ** (failures - 1), MAX_POD_FAILURE_BACKOFF_MS);
 }
 
 function hasFinalizer(p: PodObj): boolean {
@@ -172,8 +164,13 @@ export class JobController extends QueueController {
     const ignored: PodObj[] = [];
 
     const finishing = !!old.conditions?.some((c) => (c.type === 'FailureTarget' || c.type === 'SuccessCriteriaMet') && c.status === 'True');
+    // With backoffLimitPerIndex, each pending index's last failed pod keeps its finalizer (uncounted) until its
+    // replacement exists: the replacement inherits its failure count and waits out its back-off.
+    const delayed = perIndex && !finishing ? this.delayedPerIndex(spec, pods, completed, failedIndexes, onlyFailed) : new Map<number, PodObj>();
+    const delayedUids = new Set([...delayed.values()].map((p) => p.metadata.uid));
     // 1. Finished pods that still carry the finalizer join uncountedTerminatedPods (written before the finalizer goes).
     let newFailed = 0, newSucceeded = 0;
+    const newSucceededPods: PodObj[] = [], newFailedPods: PodObj[] = [];
     for (const p of pods) {
       if (!hasFinalizer(p)) continue;
       const uid = p.metadata.uid!;
@@ -181,16 +178,20 @@ export class JobController extends QueueController {
       if (p.status?.phase === 'Succeeded') {
         const idx = podIndex(p);
         if (indexed && (idx === undefined || idx >= (spec.completions ?? 0) || completed.has(idx))) {
-          uncounted.failed.push(uid); // a duplicate or out-of-range index is not a completion
+          ignored.push(p); // a duplicate or out-of-range index is neither a completion nor a failure: only the finalizer goes
           continue;
         }
         uncounted.succeeded.push(uid);
         if (indexed) completed.add(idx!);
         newSucceeded++;
+        newSucceededPods.push(p);
       } else if (podFailed(p, onlyFailed)) {
         // Pods the controller removes while finishing are not failures.
         if (finishing && p.status?.phase !== 'Failed') continue;
         const idx = podIndex(p);
+        if (indexed && (idx === undefined || idx >= (spec.completions ?? 0))) { ignored.push(p); continue; }
+        if (delayedUids.has(uid)) continue;
+        newFailedPods.push(p);
         if (perIndex && idx !== undefined && idx < (spec.completions ?? 0) && !completed.has(idx) && isIndexFailed(spec, p)) failedIndexes.add(idx);
         // An Ignore rule: the finalizer goes, the failure is not counted (nonIgnoredFailedPodsCount).
         if (!matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed) { ignored.push(p); continue; }
@@ -199,12 +200,8 @@ export class JobController extends QueueController {
       }
     }
     const failedIndexesText = perIndex ? formatIndexes(failedIndexes) : undefined;
-    if (newFailed) {
-      const rec = this.backoff.get(key) ?? { failures: 0, lastFailure: 0 };
-      this.backoff.set(key, { failures: rec.failures + newFailed, lastFailure: now });
-    } else if (newSucceeded) {
-      this.backoff.delete(key);
-    }
+    // newBackoffRecord: every newly failed pod counts toward the Job's back-off, an ignored failure too.
+    if (newFailedPods.length || newSucceededPods.length) this.backoff.set(key, nextBackoffRecord(this.backoff.get(key), newSucceededPods, newFailedPods));
     if (perIndex) status.failedIndexes = failedIndexesText;
     if (newFailed || newSucceeded || (perIndex && failedIndexesText !== old.failedIndexes)) {
       status.uncountedTerminatedPods = { ...(uncounted.succeeded.length ? { succeeded: uncounted.succeeded } : {}), ...(uncounted.failed.length ? { failed: uncounted.failed } : {}) };
@@ -254,12 +251,15 @@ export class JobController extends QueueController {
       else if (complete) target = this.condition('SuccessCriteriaMet', 'CompletionsReached', COMPLETIONS_MESSAGE, now);
       if (target) conds.push(target);
     }
+    const targetIsNew = !!target && !finishing;
 
     if (target) {
       // Finishing: remove every running pod, then record the terminal condition once none is left running.
       await this.deletePods(job, key, active);
       await this.removeFinalizers(terminating.filter(hasFinalizer));
-      if (active.length === 0 && terminating.length === 0) {
+      // Failed pods whose removal waited for a replacement are counted on the next sync, before the final condition.
+      if (targetIsNew && delayed.size) this.queue.add(key);
+      else if (active.length === 0 && terminating.length === 0) {
         const failedJob = target.type === 'FailureTarget';
         conds.push(this.condition(failedJob ? 'Failed' : 'Complete', target.reason!, target.message!, now));
         if (!failedJob) status.completionTime = rfc3339(now);
@@ -286,8 +286,7 @@ export class JobController extends QueueController {
       status.startTime ??= rfc3339(now);
       status.active = active.length;
       if (this.expectations.satisfied(key)) {
-        const counts = perIndex ? nextIndexCounts(spec, pods.filter((p) => podFailed(p, onlyFailed))) : undefined;
-        await this.manageJob(job, key, active, terminating, succeeded, completed, now, failedIndexes, counts);
+        await this.manageJob(job, key, active, terminating, succeeded, completed, now, failedIndexes, perIndex ? delayed : undefined);
       }
       if (spec.activeDeadlineSeconds != null) {
         const left = timeMs(status.startTime) + spec.activeDeadlineSeconds * 1000 - now;
@@ -303,6 +302,25 @@ export class JobController extends QueueController {
       job.status = status;
       await this.client.update(R.jobs, job.metadata.namespace, job, { subresource: 'status' });
     }
+  }
+
+  /** getPodsWithDelayedDeletionPerIndex, from the completed and failed indexes this sync will record. */
+  private delayedPerIndex(spec: NonNullable<Job['spec']>, pods: PodObj[], prevCompleted: Set<number>, prevFailed: Set<number>, onlyFailed: boolean): Map<number, PodObj> {
+    const completions = spec.completions ?? 0;
+    const completed = new Set(prevCompleted), failed = new Set(prevFailed), activeIdx = new Set<number>();
+    const failedPods: PodObj[] = [];
+    for (const p of pods) {
+      const idx = podIndex(p);
+      if (idx === undefined || idx >= completions) continue;
+      if (!p.metadata.deletionTimestamp && isActivePhase(p)) activeIdx.add(idx);
+      if (!hasFinalizer(p)) continue;
+      if (p.status?.phase === 'Succeeded') completed.add(idx);
+      else if (podFailed(p, onlyFailed)) {
+        failedPods.push(p);
+        if (isIndexFailed(spec, p)) failed.add(idx);
+      }
+    }
+    return lastFailedPodPerIndex(spec, failedPods, completed, failed, activeIdx);
   }
 
   /** getFailJobMessage: the message of the first failed pod that matches a FailJob rule. */
@@ -322,7 +340,7 @@ export class JobController extends QueueController {
 
   /** manageJob: create or delete pods so that the right number (or the right indexes) run. */
   private async manageJob(job: JobObj, key: string, active: PodObj[], terminating: PodObj[], succeeded: number, completed: Set<number>, now: number,
-    failedIndexes: Set<number>, counts: Map<number, IndexFailureCounts> | undefined): Promise<void> {
+    failedIndexes: Set<number>, delayed: Map<number, PodObj> | undefined): Promise<void> {
     const spec = job.spec!;
     const parallelism = spec.parallelism ?? 1;
     const counted = spec.podReplacementPolicy === 'Failed' ? active.length + terminating.length : active.length;
@@ -349,13 +367,36 @@ export class JobController extends QueueController {
       if (counted > want) toDelete = [...active].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b))).slice(0, counted - want);
       else if (counted < want) toCreate = Array.from({ length: want - counted }, () => undefined);
     }
-    if (toDelete.length) await this.deletePods(job, key, toDelete.slice(0, MAX_PODS_PER_SYNC));
-    if (!toCreate.length) return;
-    const rec = this.backoff.get(key);
-    const wait = rec ? rec.lastFailure + backoffDelay(rec.failures) - now : 0;
-    if (wait > 0) {
-      this.queue.addAfter(key, wait);
+    if (toDelete.length) {
+      // Deletions take precedence: no pods are created in the same sync (manageJob).
+      await this.deletePods(job, key, toDelete.slice(0, MAX_PODS_PER_SYNC));
       return;
+    }
+    if (!toCreate.length) return;
+    let counts: Map<number, IndexFailureCounts> | undefined;
+    if (delayed) {
+      // getPodCreationInfoForIndependentIndexes: indexes past their own back-off start now; if none is, wake up
+      // when the soonest one is.
+      const ready: number[] = [];
+      let soonest = Infinity;
+      for (const idx of toCreate as number[]) {
+        const left = remainingForIndex(delayed.get(idx), now);
+        if (left === 0) ready.push(idx);
+        else soonest = Math.min(soonest, left);
+      }
+      if (!ready.length) {
+        this.queue.addAfter(key, Math.max(soonest, SYNC_JOB_BATCH_PERIOD_MS));
+        return;
+      }
+      toCreate = ready;
+      counts = new Map([...delayed].map(([i, p]) => [i, countsAfterFailure(job.spec!, p)]));
+    } else {
+      const rec: BackoffRecord | undefined = this.backoff.get(key);
+      const wait = rec ? remainingMs(rec.failuresAfterLastSuccess, rec.lastFailureTime, now) : 0;
+      if (wait > 0) {
+        this.queue.addAfter(key, Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS));
+        return;
+      }
     }
     await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC), counts);
   }
@@ -395,7 +436,8 @@ export class JobController extends QueueController {
         annotations[INDEX_FAILURE_COUNT_KEY] = String(c.failed);
         if (c.ignored > 0) annotations[INDEX_IGNORED_FAILURE_COUNT_KEY] = String(c.ignored);
       }
-      const env: EnvVar = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${COMPLETION_INDEX_KEY}']` } } };
+      // addCompletionIndexEnvVariable: from the label since PodIndexLabel (GA in 1.32).
+      const env: EnvVar = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX_KEY}']` } } };
       const addEnv = (c: Container) => { if (!c.env?.some((e) => e.name === env.name)) c.env = [...(c.env ?? []), env]; };
       spec.containers.forEach(addEnv);
       spec.initContainers?.forEach(addEnv);

@@ -15,14 +15,14 @@ export function parseIndexes(text: string | undefined): Set<number> {
   return out;
 }
 
-/** Formats indexes as kube does: ascending, runs of two or more joined with a hyphen. */
+/** orderedIntervals.String: ascending; a run of three or more as "first-last", a run of two as "first,last". */
 export function formatIndexes(set: Iterable<number>): string {
   const xs = [...new Set(set)].sort((a, b) => a - b);
   const parts: string[] = [];
   for (let i = 0; i < xs.length;) {
     let j = i;
     while (j + 1 < xs.length && xs[j + 1] === xs[j] + 1) j++;
-    parts.push(j > i ? `${xs[i]}-${xs[j]}` : `${xs[i]}`);
+    parts.push(j > i + 1 ? `${xs[i]}-${xs[j]}` : j === i + 1 ? `${xs[i]},${xs[j]}` : `${xs[i]}`);
     i = j + 1;
   }
   return parts.join(',');

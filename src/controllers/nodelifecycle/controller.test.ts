@@ -5,7 +5,8 @@ import { R } from '../../client/resources.js';
 import { rfc3339, rfc3339Micro } from '../../util/clock.js';
 import { drain, newHarness, type Harness } from '../testing/harness.js';
 import type { NodeObj, PodObj } from '../util/types.js';
-import { DEFAULT_CONFIG, NODE_MONITOR_GRACE_PERIOD_MS, parseGoDuration } from './config.js';
+import { DEFAULT_CONFIG, NODE_MONITOR_GRACE_PERIOD_MS } from './config.js';
+import { parseGoDuration } from '../../util/go-duration.js';
 import { NodeLifecycleController } from './controller.js';
 import { computeZoneState, TokenBucket, zoneKey } from './zones.js';
 

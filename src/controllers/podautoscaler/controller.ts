@@ -24,8 +24,8 @@ import {
 import { ApiResourceMetrics, type ResourceMetricsSource } from './metrics.js';
 import { ApiCustomMetrics, type CustomMetricsSource } from './custom-metrics.js';
 import { goLabelSelectorString } from './go-selector.js';
-import { perPodReplicas, podsMetricReplicas, valueReplicas } from './plain-replicas.js';
-import { DEFAULT_CALCULATOR_CONFIG, rawResourceReplicas, resourceReplicas, type CalculatorConfig } from './replica-calculator.js';
+import { perPodReplicas, valueReplicas } from './plain-replicas.js';
+import { DEFAULT_CALCULATOR_CONFIG, plainMetricReplicas, rawResourceReplicas, resourceReplicas, type CalculatorConfig, type PodMetricsInfo } from './replica-calculator.js';
 
 export const NAME = 'horizontal-pod-autoscaler-controller';
 /** The event source kube-controller-manager uses for this controller. */
@@ -247,7 +247,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
     let firstErr: Error | undefined;
     let firstCondition: [string, string] | undefined;
     for (let i = 0; i < specs.length; i++) {
-      const r = await this.computeReplicasForMetric(hpa, specs[i], selectorText, pods, current);
+      const r = await this.computeReplicasForMetric(hpa, specs[i], selectorText, pods, current, scale.status?.replicas ?? 0);
       if ('error' in r) {
         invalid++;
         firstErr ??= r.error;
@@ -272,14 +272,14 @@ export class HorizontalPodAutoscalerController extends QueueController {
   }
 
   private async computeReplicasForMetric(
-    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number,
+    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, statusReplicas: number,
   ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
     const fail = (reason: string, error: Error) => {
       this.recorder.event(hpa as KubeObject, 'Warning', reason, error.message);
       return { error, reason };
     };
     const ns = hpa.metadata.namespace as string;
-    if (spec.type === 'Pods' || spec.type === 'Object' || spec.type === 'External') return this.plainMetricReplicas(hpa, spec, selector, pods, current, fail);
+    if (spec.type === 'Pods' || spec.type === 'Object' || spec.type === 'External') return this.plainMetricReplicas(hpa, spec, selector, pods, current, statusReplicas, fail);
     const container = spec.type === 'ContainerResource' ? spec.containerResource?.container : undefined;
     const src = spec.type === 'Resource' ? spec.resource : spec.containerResource;
     const resource: string = src?.name ?? '';
@@ -316,51 +316,67 @@ export class HorizontalPodAutoscalerController extends QueueController {
   }
 
   /**
-   * computeStatusForPodsMetric, computeStatusForObjectMetric and computeStatusForExternalMetric, with the error
-   * texts of the replica calculator (the Object one keeps kube's argument order: "Kind on ns name/error").
+   * computeStatusForPodsMetric, computeStatusForObjectMetric and computeStatusForExternalMetric. Only a failed fetch
+   * is wrapped with the metric's name (the Object one keeps kube's argument order: "Kind on ns name/error"); the
+   * calculation's own errors (no pods, no ready metrics) are passed on as the replica calculator returns them.
    */
   private async plainMetricReplicas(
-    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, fail: (reason: string, error: Error) => { error: Error; reason: string },
+    hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, statusReplicas: number,
+    fail: (reason: string, error: Error) => { error: Error; reason: string },
   ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
     const ns = hpa.metadata.namespace as string;
     const tol = this.config.tolerance;
-    const ready = pods.filter((p) => p.status?.phase === 'Running' && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
     if (spec.type === 'Pods') {
       const m = spec.pods?.metric ?? {};
+      let metrics: PodMetricsInfo;
       try {
         const values = await this.customMetrics.podMetrics(ns, selector, m.name, selectorText(m.selector));
-        const r = podsMetricReplicas(current, milli(spec.pods?.target?.averageValue), values.map((v) => v.milli), tol);
-        return { replicas: r.replicas, name: `pods metric ${m.name}`, status: { type: 'Pods', pods: { metric: m, current: { averageValue: milliQuantity(r.usage) } } } };
+        // The custom metrics client gives each value the default one-minute window.
+        metrics = new Map(values.map((v) => [v.name, { value: v.milli, timestamp: v.timestamp, windowMs: 60_000 }]));
       } catch (err) {
         return fail('FailedGetPodsMetric', new Error(`unable to get metric ${m.name}: ${errText(err)}`));
+      }
+      try {
+        const r = plainMetricReplicas(current, milli(spec.pods?.target?.averageValue), '', pods, metrics, this.clock.now(), this.config);
+        return { replicas: r.replicas, name: `pods metric ${m.name}`, status: { type: 'Pods', pods: { metric: m, current: { averageValue: milliQuantity(r.rawAverage) } } } };
+      } catch (err) {
+        return fail('FailedGetPodsMetric', err as Error);
       }
     }
     if (spec.type === 'Object') {
       const o = spec.object ?? {};
       const ref = o.describedObject ?? {};
+      let usage: number;
       try {
-        const v = await this.customMetrics.objectMetric(ns, ref, o.metric?.name, selectorText(o.metric?.selector));
-        const r = o.target?.type === 'AverageValue'
-          ? perPodReplicas(current, milli(o.target?.averageValue), v.milli, tol)
-          : valueReplicas(current, ready, milli(o.target?.value), v.milli, tol);
-        const cur = o.target?.type === 'AverageValue' ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
-        return { replicas: r.replicas, name: `${ref.kind} metric ${o.metric?.name}`, status: { type: 'Object', object: { metric: o.metric, current: cur, describedObject: ref } } };
+        usage = (await this.customMetrics.objectMetric(ns, ref, o.metric?.name, selectorText(o.metric?.selector))).milli;
       } catch (err) {
         return fail('FailedGetObjectMetric', new Error(`unable to get metric ${o.metric?.name}: ${ref.kind} on ${ns} ${ref.name}/${errText(err)}`));
+      }
+      try {
+        const perPod = o.target?.type === 'AverageValue';
+        const r = perPod ? perPodReplicas(statusReplicas, milli(o.target?.averageValue), usage, tol) : valueReplicas(current, pods, milli(o.target?.value), usage, tol);
+        const cur = perPod ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
+        return { replicas: r.replicas, name: `${ref.kind} metric ${o.metric?.name}`, status: { type: 'Object', object: { metric: o.metric, current: cur, describedObject: ref } } };
+      } catch (err) {
+        return fail('FailedGetObjectMetric', err as Error);
       }
     }
     const e = spec.external ?? {};
     const name = e.metric?.name;
+    let usage: number;
     try {
       const values = await this.customMetrics.externalMetric(ns, name, selectorText(e.metric?.selector));
-      const usage = values.reduce((a, v) => a + v.milli, 0);
-      const r = e.target?.type === 'AverageValue'
-        ? perPodReplicas(current, milli(e.target?.averageValue), usage, tol)
-        : valueReplicas(current, ready, milli(e.target?.value), usage, tol);
-      const cur = e.target?.type === 'AverageValue' ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
-      return { replicas: r.replicas, name: `external metric ${name}(${goLabelSelectorString(e.metric?.selector)})`, status: { type: 'External', external: { metric: e.metric, current: cur } } };
+      usage = values.reduce((a, v) => a + v.milli, 0);
     } catch (err) {
       return fail('FailedGetExternalMetric', new Error(`unable to get external metric ${ns}/${name}/${goLabelSelectorString(e.metric?.selector)}: ${errText(err)}`));
+    }
+    try {
+      const perPod = e.target?.type === 'AverageValue';
+      const r = perPod ? perPodReplicas(statusReplicas, milli(e.target?.averageValue), usage, tol) : valueReplicas(current, pods, milli(e.target?.value), usage, tol);
+      const cur = perPod ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
+      return { replicas: r.replicas, name: `external metric ${name}(${goLabelSelectorString(e.metric?.selector)})`, status: { type: 'External', external: { metric: e.metric, current: cur } } };
+    } catch (err) {
+      return fail('FailedGetExternalMetric', err as Error);
     }
   }
 

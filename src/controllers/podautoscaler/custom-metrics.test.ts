@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import type { ApiRequest, ApiResponse, Client } from '../../client/interfaces.js';
 import { ApiCustomMetrics } from './custom-metrics.js';
 import { goLabelSelectorString } from './go-selector.js';
-import { perPodReplicas, podsMetricReplicas, valueReplicas } from './plain-replicas.js';
 
 /** A client whose transport answers from a table of paths; anything else is kube-apiserver's bare 404. */
 function fakeClient(routes: Record<string, unknown>, seen: ApiRequest[] = []): Client {
@@ -39,16 +38,6 @@ describe('custom and external metrics clients', () => {
     assert.equal((await m.externalMetric('default', 'queue_length', 'queue=tasks'))[0].milli, 30_000);
     assert.deepEqual(seen.find((r) => r.path.endsWith('queue_length'))?.query, { labelSelector: 'queue=tasks' });
   });
-});
-
-describe('plain metric replica proposals (replica_calculator.go)', () => {
-  const table: { name: string; got: { replicas: number; usage: number }; want: number }[] = [
-    { name: 'pods metric above target', got: podsMetricReplicas(2, 1000, [2000, 2000], 0.1), want: 4 },
-    { name: 'pods metric within tolerance', got: podsMetricReplicas(2, 1000, [1050, 1000], 0.1), want: 2 },
-    { name: 'value target, 3 ready pods', got: valueReplicas(3, 3, 10_000, 20_000, 0.1), want: 6 },
-    { name: 'average value target', got: perPodReplicas(2, 5_000, 30_000, 0.1), want: 6 },
-  ];
-  for (const t of table) it(t.name, () => assert.equal(t.got.replicas, t.want));
 });
 
 it('LabelSelector.String() as %+v prints it', () => {

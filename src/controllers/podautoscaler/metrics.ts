@@ -2,7 +2,7 @@
 // from metrics.k8s.io/v1beta1 PodMetrics, summed over containers, in milli-units.
 
 import { milliValue, tryParseQuantity } from '../../api/quantity.js';
-import { parseGoDuration } from '../nodelifecycle/config.js';
+import { parseGoDuration } from '../../util/go-duration.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
 import type { PodMetricsInfo } from './replica-calculator.js';

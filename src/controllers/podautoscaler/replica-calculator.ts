@@ -1,6 +1,7 @@
 // The HPA's replica calculation for resource metrics (pkg/controller/podautoscaler/replica_calculator.go,
 // metrics/utilization.go): pods grouped into ready / unready / missing / ignored, the usage ratio against the
-// target with the tolerance, and the conservative fill-in for missing and unready pods.
+// target with the tolerance, and the conservative fill-in for missing and unready pods. The same plain-value
+// calculation (calcPlainMetricReplicas) serves AverageValue resource targets and Pods metrics.
 
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { milliValue, tryParseQuantity } from '../../api/quantity.js';
@@ -88,12 +89,22 @@ export function groupPods(pods: Pod[], metrics: PodMetricsInfo, resource: string
   return g;
 }
 
-/** calculatePodRequests: each pod's summed container requests of `resource`, in milli-units. */
+/**
+ * Tolerances.isWithin (1.33, with HPAConfigurableTolerance off both sides are the controller's --horizontal-pod-
+ * autoscaler-tolerance): no change while 1 - tolerance <= ratio <= 1 + tolerance.
+ */
+export function withinTolerance(ratio: number, tolerance: number): boolean {
+  return 1 - tolerance <= ratio && ratio <= 1 + tolerance;
+}
+
+/** calculatePodRequests: each pod's summed requests of `resource` (containers and sidecars), in milli-units. */
 export function podRequests(pods: Pod[], resource: string, container?: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const pod of pods) {
     let sum = 0;
-    for (const c of pod.spec?.containers ?? []) {
+    // Restartable init containers (sidecars) run alongside the containers, so their requests count too.
+    const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
+    for (const c of [...(pod.spec?.containers ?? []), ...sidecars]) {
       if (container && c.name !== container) continue;
       const q = tryParseQuantity(c.resources?.requests?.[resource]);
       if (!q) throw new Error(`missing request for ${resource} in container ${c.name} of Pod ${pod.metadata?.name}`);
@@ -139,7 +150,7 @@ export function resourceReplicas(
   const { ratio, utilization, rawAverage } = utilizationRatio(metrics, requests, targetUtilization);
   const scaleUpWithUnready = g.unready.size > 0 && ratio > 1;
   if (!scaleUpWithUnready && g.missing.size === 0) {
-    if (Math.abs(1 - ratio) <= cfg.tolerance) return { replicas: currentReplicas, utilization, rawAverage, timestamp };
+    if (withinTolerance(ratio, cfg.tolerance)) return { replicas: currentReplicas, utilization, rawAverage, timestamp };
     return { replicas: Math.ceil(ratio * g.readyCount), utilization, rawAverage, timestamp };
   }
   if (g.missing.size > 0) {
@@ -152,7 +163,7 @@ export function resourceReplicas(
   }
   if (scaleUpWithUnready) for (const name of g.unready) metrics.set(name, { value: 0, timestamp, windowMs: 0 });
   const next = utilizationRatio(metrics, requests, targetUtilization).ratio;
-  if (Math.abs(1 - next) <= cfg.tolerance || (ratio < 1 && next > 1) || (ratio > 1 && next < 1)) {
+  if (withinTolerance(next, cfg.tolerance) || (ratio < 1 && next > 1) || (ratio > 1 && next < 1)) {
     return { replicas: currentReplicas, utilization, rawAverage, timestamp };
   }
   const replicas = Math.ceil(next * metrics.size);
@@ -162,9 +173,21 @@ export function resourceReplicas(
   return { replicas, utilization, rawAverage, timestamp };
 }
 
-/** GetRawResourceReplicas / calcPlainMetricReplicas: the replica count for an AverageValue target (milli-units). */
-export function rawResourceReplicas(
-  currentReplicas: number, targetAverage: number, resource: string, pods: Pod[], input: PodMetricsInfo, now: number,
+/** GetMetricUsageRatio: the average per pod, truncated to whole milli-units as kube's int64 division does. */
+export function usageRatio(metrics: PodMetricsInfo, targetMilli: number): { ratio: number; rawAverage: number } {
+  let total = 0;
+  for (const v of metrics.values()) total += v.value;
+  const avg = Math.trunc(total / metrics.size);
+  return { ratio: avg / targetMilli, rawAverage: avg };
+}
+
+/**
+ * calcPlainMetricReplicas: the replica count for an AverageValue target (milli-units) over per-pod values, for a
+ * resource (GetRawResourceReplicas) or a Pods metric (GetMetricReplicas, resource ''). Missing pods count as the
+ * target on a scale-down and 0 on a scale-up; unready pods as 0 on a scale-up.
+ */
+export function plainMetricReplicas(
+  currentReplicas: number, targetMilli: number, resource: string, pods: Pod[], input: PodMetricsInfo, now: number,
   cfg: CalculatorConfig = DEFAULT_CALCULATOR_CONFIG,
 ): ReplicaResult {
   const metrics: PodMetricsInfo = new Map(input);
@@ -174,25 +197,19 @@ export function rawResourceReplicas(
   removeAll(metrics, g.ignored);
   removeAll(metrics, g.unready);
   if (metrics.size === 0) throw new Error('did not receive metrics for targeted pods (pods might be unready)');
-  const usageRatio = (m: PodMetricsInfo) => {
-    let total = 0;
-    for (const v of m.values()) total += v.value;
-    const avg = total / m.size;
-    return { ratio: avg / targetAverage, rawAverage: Math.trunc(avg) };
-  };
-  const { ratio, rawAverage } = usageRatio(metrics);
+  const { ratio, rawAverage } = usageRatio(metrics, targetMilli);
   const scaleUpWithUnready = g.unready.size > 0 && ratio > 1;
   if (!scaleUpWithUnready && g.missing.size === 0) {
-    if (Math.abs(1 - ratio) <= cfg.tolerance) return { replicas: currentReplicas, utilization: 0, rawAverage, timestamp };
+    if (withinTolerance(ratio, cfg.tolerance)) return { replicas: currentReplicas, utilization: 0, rawAverage, timestamp };
     return { replicas: Math.ceil(ratio * g.readyCount), utilization: 0, rawAverage, timestamp };
   }
   for (const name of g.missing) {
-    if (ratio < 1) metrics.set(name, { value: targetAverage, timestamp, windowMs: 0 });
-    else metrics.set(name, { value: 0, timestamp, windowMs: 0 });
+    if (ratio < 1) metrics.set(name, { value: targetMilli, timestamp, windowMs: 0 });
+    else if (ratio > 1) metrics.set(name, { value: 0, timestamp, windowMs: 0 });
   }
   if (scaleUpWithUnready) for (const name of g.unready) metrics.set(name, { value: 0, timestamp, windowMs: 0 });
-  const next = usageRatio(metrics).ratio;
-  if (Math.abs(1 - next) <= cfg.tolerance || (ratio < 1 && next > 1) || (ratio > 1 && next < 1)) {
+  const next = usageRatio(metrics, targetMilli).ratio;
+  if (withinTolerance(next, cfg.tolerance) || (ratio < 1 && next > 1) || (ratio > 1 && next < 1)) {
     return { replicas: currentReplicas, utilization: 0, rawAverage, timestamp };
   }
   const replicas = Math.ceil(next * metrics.size);
@@ -201,3 +218,6 @@ export function rawResourceReplicas(
   }
   return { replicas, utilization: 0, rawAverage, timestamp };
 }
+
+/** GetRawResourceReplicas: an AverageValue resource target. */
+export const rawResourceReplicas = plainMetricReplicas;

@@ -2,7 +2,9 @@
 // whose driver needs attaching (CSIDriver.spec.attachRequired, or no CSIDriver object at all: csi_attacher.go
 // isAttachRequired) gets a VolumeAttachment `csi-<sha256(handle+driver+node)>` for the external attacher; when no
 // pod on the node uses it any more (and the node no longer reports it in use) the VolumeAttachment is deleted. The
-// node's status.volumesAttached lists what is attached, as the controller's node status updater writes it.
+// node's status.volumesAttached lists what is attached, as the controller's node status updater writes it. A volume
+// that may not be attached to two nodes (ReadWriteOnce, ReadWriteOncePod) waits while it is attached elsewhere, and
+// its pods get the Multi-Attach warning once (src/controllers/volume/multi-attach.ts).
 
 import { createHash } from 'node:crypto';
 import type { VolumeAttachment } from 'kubernetes-types/storage/v1.js';
@@ -18,9 +20,13 @@ import type { NodeObj, PodObj, Typed } from '../util/types.js';
 import type { PVCObj, PVObj } from './binder.js';
 import { NODE_NAME_INDEX, podsByNode } from '../nodelifecycle/pods.js';
 import { claimNames } from './local-path.js';
+import { multiAttachAllowed, multiAttachMessage, type Holder } from './multi-attach.js';
 
 export const NAME = 'persistentvolume-attach-detach-controller';
 export const COMPONENT = 'attachdetach-controller';
+
+/** Index of VolumeAttachments by the PersistentVolume they attach. */
+const PV_INDEX = 'pv';
 
 export type VolumeAttachmentObj = Typed<VolumeAttachment>;
 type CSIDriverObj = Typed<CSIDriver>;
@@ -46,6 +52,13 @@ export class AttachDetachController extends QueueController {
   private readonly attachments: Informer<VolumeAttachmentObj>;
   /** Pods already told their volume attached (SuccessfulAttachVolume is recorded once per pod and volume). */
   private readonly told = new Set<string>();
+  /** Node and PV pairs whose pods were told of a Multi-Attach error (desired_state_of_world SetMultiAttachError). */
+  private readonly multiAttachReported = new Set<string>();
+  /**
+   * Attachments created but not yet in the informer's cache, by PV: two workers syncing two nodes must not both
+   * attach one exclusive volume (the reconciler's one-operation-per-volume rule, IsOperationPending).
+   */
+  private readonly attaching = new Map<string, Set<string>>();
 
   constructor(opts: RecordingControllerOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
@@ -58,18 +71,30 @@ export class AttachDetachController extends QueueController {
     this.drivers = opts.informers.for<CSIDriverObj>(R.csidrivers);
     this.attachments = opts.informers.for<VolumeAttachmentObj>(R.volumeattachments);
     this.attachments.addIndexer(NODE_NAME_INDEX, (va) => (va.spec?.nodeName ? [va.spec.nodeName] : []));
+    this.attachments.addIndexer(PV_INDEX, (va) => (va.spec?.source?.persistentVolumeName ? [va.spec.source.persistentVolumeName] : []));
     // Everything is reconciled per node: the key is the node name. Only pods with claims can need an attachment, so
     // the rest (most pods) cost nothing here; a node's pods and attachments are found through indexes.
     this.pods.addIndexer(NODE_NAME_INDEX, podsByNode);
     const onPod = (p: PodObj) => { if (p.spec?.nodeName && claimNames(p).length > 0) this.queue.add(p.spec.nodeName); };
     this.pods.addHandler({ add: onPod, update: (o, p) => { onPod(o); onPod(p); }, delete: onPod });
-    const onVA = (va: VolumeAttachmentObj) => { if (va.spec?.nodeName) this.queue.add(va.spec.nodeName); };
-    this.attachments.addHandler({ add: onVA, update: (_o, va) => onVA(va), delete: onVA });
     // A claim bound (or its volume changed) matters to the nodes of the pods that use it.
     const usersOf = (ns: string | undefined, claim: string | undefined) => {
       if (!ns || !claim) return;
       for (const p of this.pods.list(ns)) if (p.spec?.nodeName && claimNames(p).includes(claim)) this.queue.add(p.spec.nodeName);
     };
+    const onVA = (va: VolumeAttachmentObj) => {
+      const pv = va.spec?.source?.persistentVolumeName ?? '';
+      const pending = this.attaching.get(pv);
+      if (pending?.delete(va.spec?.nodeName ?? '') && pending.size === 0) this.attaching.delete(pv);
+      if (va.spec?.nodeName) this.queue.add(va.spec.nodeName);
+    };
+    // A detached volume may now attach where a pod waits for it (the Multi-Attach retry).
+    const onVAGone = (va: VolumeAttachmentObj) => {
+      onVA(va);
+      const ref = this.pvs.get(va.spec?.source?.persistentVolumeName ?? '')?.spec?.claimRef;
+      usersOf(ref?.namespace, ref?.name);
+    };
+    this.attachments.addHandler({ add: onVA, update: (_o, va) => onVA(va), delete: onVAGone });
     this.pvcs.addHandler({ add: (c) => usersOf(c.metadata.namespace, c.metadata.name), update: (_o, c) => usersOf(c.metadata.namespace, c.metadata.name), delete: () => undefined });
     const onPV = (pv: PVObj) => usersOf(pv.spec?.claimRef?.namespace, pv.spec?.claimRef?.name);
     this.pvs.addHandler({ add: onPV, update: (_o, pv) => onPV(pv), delete: () => undefined });
@@ -110,10 +135,27 @@ export class AttachDetachController extends QueueController {
       const name = attachmentName(w.handle, w.driver, node);
       const va = mine.find((x) => x.metadata.name === name);
       if (!va) {
-        await this.create(name, w.driver, pvName, node);
+        // reconciler.go attachDesiredVolumes: an exclusive volume attached to another node is not attached here.
+        const elsewhere = multiAttachAllowed(w.pv) ? [] : this.attachedNodes(pvName).filter((n) => n !== node);
+        if (elsewhere.length) {
+          this.reportMultiAttach(w, pvName, node, elsewhere);
+          continue;
+        }
+        const pending = this.attaching.get(pvName) ?? new Set<string>();
+        this.attaching.set(pvName, pending.add(node));
+        try {
+          await this.create(name, w.driver, pvName, node);
+        } catch (e) {
+          pending.delete(node);
+          throw e;
+        }
         continue;
       }
       if (va.status?.attached) this.tellAttached(w, pvName);
+    }
+    for (const k of this.multiAttachReported) {
+      const [n, pv] = k.split('\0');
+      if (n === node && !wanted.has(pv)) this.multiAttachReported.delete(k);
     }
     const inUse = new Set(nodeObj?.status?.volumesInUse ?? []);
     for (const va of mine) {
@@ -129,6 +171,24 @@ export class AttachDetachController extends QueueController {
       }
     }
     if (nodeObj) await this.updateNodeStatus(nodeObj, mine);
+  }
+
+  /** The nodes the volume is attached to or being attached to or detached from (the actual state of the world). */
+  private attachedNodes(pvName: string): string[] {
+    const nodes = new Set(this.attachments.byIndex(PV_INDEX, pvName).map((va) => va.spec.nodeName));
+    for (const n of this.attaching.get(pvName) ?? []) nodes.add(n);
+    return [...nodes];
+  }
+
+  /** reconciler.go reportMultiAttachError: each pod waiting here learns which pods hold the volume on other nodes. */
+  private reportMultiAttach(w: Wanted, pvName: string, node: string, others: string[]): void {
+    const key = `${node}\0${pvName}`;
+    if (this.multiAttachReported.has(key)) return;
+    this.multiAttachReported.add(key);
+    const holders: Holder[] = others.flatMap((n) => this.wanted(n).get(pvName)?.pods ?? [])
+      .map((p) => ({ namespace: p.metadata.namespace!, name: p.metadata.name! }))
+      .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+    for (const pod of w.pods) this.recorder.event(pod, 'Warning', 'FailedAttachVolume', multiAttachMessage(pvName, pod.metadata.namespace!, holders));
   }
 
   private async create(name: string, driver: string, pv: string, node: string): Promise<void> {

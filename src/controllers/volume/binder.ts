@@ -142,6 +142,8 @@ export class PersistentVolumeBinder extends QueueController {
     }
     if (!pv.spec?.claimRef) return this.bind(clone(pv), claim);
     if (reservedFor(pv, claim)) {
+      // A volume pre-bound by name (claimRef without uid) learns the claim's uid: pv_controller.go bindVolumeToClaim.
+      if (!pv.spec.claimRef.uid) return this.bind(clone(pv), claim);
       if (claim.status?.phase !== 'Bound') await this.setClaimBound(claim, pv);
       return;
     }
@@ -155,6 +157,7 @@ export class PersistentVolumeBinder extends QueueController {
   private async bind(pv: PVObj, claim: PVCObj): Promise<void> {
     let volume = pv;
     if (!reservedFor(pv, claim) || !pv.spec?.claimRef?.uid) {
+      const preBound = reservedFor(pv, claim);
       volume.spec = {
         ...volume.spec,
         claimRef: {
@@ -162,7 +165,8 @@ export class PersistentVolumeBinder extends QueueController {
           uid: claim.metadata.uid, resourceVersion: claim.metadata.resourceVersion,
         },
       };
-      volume.metadata.annotations = { ...(volume.metadata.annotations ?? {}), [BOUND_BY_CONTROLLER_ANNOTATION]: 'yes' };
+      // bound-by-controller marks a binding the controller chose, not one the user pre-bound (pv_controller.go).
+      if (!preBound) volume.metadata.annotations = { ...(volume.metadata.annotations ?? {}), [BOUND_BY_CONTROLLER_ANNOTATION]: 'yes' };
       volume = await this.client.update(R.persistentvolumes, undefined, volume);
     }
     if (volume.status?.phase !== 'Bound') {

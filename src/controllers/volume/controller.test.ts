@@ -4,7 +4,7 @@ import { R } from '../../client/resources.js';
 import { NS } from '../testing/builders.js';
 import { drain, newHarness } from '../testing/harness.js';
 import { PersistentVolumeBinder, SELECTED_NODE_ANNOTATION, type PVCObj, type PVObj } from './binder.js';
-import { LocalPathProvisioner, PROVISIONER } from './local-path.js';
+import { COMPONENT, LocalPathProvisioner, PROVISIONER } from './local-path.js';
 import type { KubeObject } from '../../api/types.js';
 
 const pvc = (name: string, storageClassName: string, extra: Partial<PVCObj['metadata']> = {}): PVCObj => ({
@@ -48,19 +48,16 @@ describe('volume controllers', () => {
     assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'small')!.status?.phase, 'Released');
   });
 
-  it('WaitForFirstConsumer: waits, then provisions on the pod\'s node; Delete removes the volume with the claim', async () => {
+  it('WaitForFirstConsumer: waits for the scheduler\'s node, then provisions there; Delete removes the volume with the claim', async () => {
     const { h, cs } = await setup((h) => {
       h.client.seed(R.storageclasses, sc('standard', 'WaitForFirstConsumer'));
       h.client.seed(R.persistentvolumeclaims, pvc('data', 'standard'));
     });
     assert.ok(h.recorder.events.includes('Normal WaitForFirstConsumer waiting for first consumer to be created before binding'));
-    await h.client.create(R.pods, NS, {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: NS },
-      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
-    } as unknown as KubeObject);
+    // What the scheduler's VolumeBinding plugin writes when it places the consumer.
+    await h.client.patch(R.persistentvolumeclaims, NS, 'data', 'merge', { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: 'n1' } } });
     for (let i = 0; i < 4; i++) await drain(cs);
     const c = h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!;
-    assert.equal(c.metadata.annotations?.[SELECTED_NODE_ANNOTATION], 'n1');
     assert.equal(c.spec?.volumeName, 'pvc-uid-data');
     assert.equal(c.status?.phase, 'Bound');
     const v = h.client.peek<PVObj>(R.persistentvolumes, undefined, 'pvc-uid-data')!;
@@ -70,5 +67,40 @@ describe('volume controllers', () => {
     await h.client.delete(R.persistentvolumeclaims, NS, 'data');
     for (let i = 0; i < 4; i++) await drain(cs);
     assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'pvc-uid-data'), undefined);
+  });
+
+  it('WaitForFirstConsumer: a pod placed by spec.nodeName (no scheduler) leaves the claim Pending, as kind\'s provisioner does', async () => {
+    const { h, cs } = await setup((h) => {
+      h.client.seed(R.storageclasses, sc('standard', 'WaitForFirstConsumer'));
+      h.client.seed(R.persistentvolumeclaims, pvc('data', 'standard'));
+    });
+    await h.client.create(R.pods, NS, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: NS },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+    } as unknown as KubeObject);
+    for (let i = 0; i < 4; i++) await drain(cs);
+    const c = h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!;
+    assert.equal(c.metadata.annotations?.[SELECTED_NODE_ANNOTATION], undefined);
+    assert.equal(c.spec?.volumeName, undefined);
+    assert.equal(c.status?.phase, 'Pending');
+    assert.deepEqual((await h.client.list(R.persistentvolumes, undefined)).items, []);
+  });
+
+  it('Immediate: no node to put the directory on, so provisioning fails with the provisioner\'s text', async () => {
+    const { h, cs } = await setup((h) => {
+      h.client.seed(R.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } as unknown as KubeObject);
+      h.client.seed(R.storageclasses, sc('now', 'Immediate'));
+      h.client.seed(R.persistentvolumeclaims, pvc('data', 'now'));
+    });
+    for (let i = 0; i < 4; i++) await drain(cs);
+    assert.equal(h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!.status?.phase, 'Pending');
+    assert.deepEqual(h.recorder.events.filter((e) => / Provisioning(Failed)? /.test(e)), [
+      'Normal Provisioning External provisioner is provisioning volume for claim "default/data"',
+      'Warning ProvisioningFailed failed to provision volume with StorageClass "now": configuration error, no node was specified',
+    ]);
+  });
+
+  it('the event source is the provisioner pod\'s identity: rancher.io/local-path_<pod name>_<uuid>', () => {
+    assert.match(COMPONENT, /^rancher\.io\/local-path_local-path-provisioner-[bcdfghjklmnpqrstvwxz2456789]{10}-[bcdfghjklmnpqrstvwxz2456789]{5}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 });

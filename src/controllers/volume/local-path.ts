@@ -1,28 +1,35 @@
 // The emulated local-path provisioner (rancher/local-path-provisioner, kind's default class): a claim of a
 // `rancher.io/local-path` class gets a hostPath volume on one node, pinned there by node affinity, named
-// `pvc-<claim uid>`, with the class's reclaim policy. For WaitForFirstConsumer classes the node is the claim's
-// `volume.kubernetes.io/selected-node`, which the scheduler's VolumeBinding plugin sets before it binds the consumer.
-// A consumer placed without the scheduler (spec.nodeName set at creation) would wait forever, so for such pods this
-// controller sets the annotation itself from the pod's node.
+// `pvc-<claim uid>`, with the class's reclaim policy. The node is the claim's `volume.kubernetes.io/selected-node`,
+// which the scheduler's VolumeBinding plugin sets before it binds the consumer: a WaitForFirstConsumer claim without it
+// is not provisioned (sig-storage-lib-external-provisioner controller.go shouldProvision), so a consumer placed without
+// the scheduler (spec.nodeName set at creation) leaves its claim Pending, as on kind; an Immediate class fails
+// (local-path-provisioner provisioner.go Provision: `configuration error, no node was specified`).
 
+import { randomUUID } from 'node:crypto';
 import type { PersistentVolume, Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists } from '../../api/errors.js';
 import { classOf } from '../../api/printers/storage.js';
 import { objectKey } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
 import type { Client } from '../../client/interfaces.js';
+import { randomSuffix } from '../../apiserver/object-meta.js';
 import { R } from '../../client/resources.js';
 import { QueueController, type RecordingControllerOptions } from '../util/base.js';
 import type { EventRecorder } from '../util/events.js';
-import type { NodeObj, PodObj } from '../util/types.js';
+import type { NodeObj } from '../util/types.js';
 import {
   SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, type PVCObj, type PVObj, type StorageClassObj,
 } from './binder.js';
 
 export const NAME = 'local-path-provisioner';
 export const PROVISIONER = 'rancher.io/local-path';
-/** The event source the provisioner's events carry (`<provisioner>_<pod name>` in the real one). */
-export const COMPONENT = `${PROVISIONER}_local-path-provisioner`;
+/**
+ * The event source of the provisioner's events: sig-storage-lib-external-provisioner NewProvisionController names it
+ * `<provisioner>_<hostname>_<uuid>`, the hostname being the provisioner's pod (`local-path-provisioner-<hash>-<id>`
+ * in kind's local-path-storage Deployment). One identity per process, as per provisioner pod.
+ */
+export const COMPONENT = `${PROVISIONER}_local-path-provisioner-${randomSuffix(10)}-${randomSuffix(5)}_${randomUUID()}`;
 export const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
 export const LINUX_BASE_PATH = '/var/local-path-provisioner';
 export const WINDOWS_BASE_PATH = 'C:\\local-path-provisioner';
@@ -32,8 +39,6 @@ export function claimNames(pod: Pod): string[] {
   return (pod.spec?.volumes ?? []).map((v) => v.persistentVolumeClaim?.claimName).filter((n): n is string => !!n);
 }
 
-const scheduled = (p: Pod): boolean => !!p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'True');
-
 export class LocalPathProvisioner extends QueueController {
   readonly name = NAME;
   private readonly client: Client;
@@ -41,8 +46,9 @@ export class LocalPathProvisioner extends QueueController {
   private readonly pvcs: Informer<PVCObj>;
   private readonly pvs: Informer<PVObj>;
   private readonly classes: Informer<StorageClassObj>;
-  private readonly pods: Informer<PodObj>;
   private readonly nodes: Informer<NodeObj>;
+  /** Claims (uid) told that no node was specified: the failure is reported once, not on every resync. */
+  private readonly toldNoNode = new Set<string>();
 
   constructor(opts: RecordingControllerOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
@@ -51,18 +57,12 @@ export class LocalPathProvisioner extends QueueController {
     this.pvcs = opts.informers.for<PVCObj>(R.persistentvolumeclaims);
     this.pvs = opts.informers.for<PVObj>(R.persistentvolumes);
     this.classes = opts.informers.for<StorageClassObj>(R.storageclasses);
-    this.pods = opts.informers.for<PodObj>(R.pods);
     this.nodes = opts.informers.for<NodeObj>(R.nodes);
-    this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: () => undefined });
-    const onPod = (p: PodObj) => {
-      if (!p.spec?.nodeName) return;
-      for (const n of claimNames(p)) this.queue.add(`${p.metadata.namespace}/${n}`);
-    };
-    this.pods.addHandler({ add: onPod, update: (_o, p) => onPod(p), delete: () => undefined });
+    this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: (c) => { this.toldNoNode.delete(c.metadata.uid ?? ''); } });
   }
 
   protected informersToSync() {
-    return [this.pvcs, this.pvs, this.classes, this.pods, this.nodes];
+    return [this.pvcs, this.pvs, this.classes, this.nodes];
   }
 
   async reconcile(key: string): Promise<void> {
@@ -70,28 +70,18 @@ export class LocalPathProvisioner extends QueueController {
     if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
     const sc = this.classes.get(classOf(claim));
     if (!sc || sc.provisioner !== PROVISIONER) return;
-    let node = claim.metadata.annotations?.[SELECTED_NODE_ANNOTATION];
-    if (sc.volumeBindingMode === 'WaitForFirstConsumer' && !node) {
-      node = this.consumerNode(claim);
-      if (!node) return;
-      // What VolumeBinding would have done, had the scheduler placed the pod.
-      await this.client.patch(R.persistentvolumeclaims, claim.metadata.namespace, claim.metadata.name!, 'merge',
-        { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: node } } });
-      return; // the binder finds no volume and hands the claim to us through the storage-provisioner annotation
-    }
     if (claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION] !== PROVISIONER) return;
-    node ??= this.nodes.list().map((n) => n.metadata.name).sort()[0];
-    if (!node) return;
+    const node = claim.metadata.annotations?.[SELECTED_NODE_ANNOTATION];
+    // shouldProvision: a delayed-binding claim waits for the scheduler's choice.
+    if (!node && sc.volumeBindingMode === 'WaitForFirstConsumer') return;
+    if (!node) {
+      if (this.toldNoNode.has(claim.metadata.uid ?? '')) return;
+      this.toldNoNode.add(claim.metadata.uid ?? '');
+      this.recorder.event(claim, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${claim.metadata.namespace}/${claim.metadata.name}"`);
+      this.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata.name}": configuration error, no node was specified`);
+      return;
+    }
     await this.provision(claim, sc, node);
-  }
-
-  /**
-   * The node of a pod that uses the claim and was placed without the scheduler: a pod the scheduler bound carries
-   * PodScheduled=True (pods/binding sets it) and its claim got selected-node from VolumeBinding before that.
-   */
-  private consumerNode(claim: PVCObj): string | undefined {
-    return this.pods.list(claim.metadata.namespace)
-      .find((p) => p.spec?.nodeName && !p.metadata.deletionTimestamp && !scheduled(p) && claimNames(p).includes(claim.metadata.name!))?.spec?.nodeName;
   }
 
   private async provision(claim: PVCObj, sc: StorageClassObj, node: string): Promise<void> {

@@ -15,6 +15,7 @@ import type { NodeProfile } from '../profile.js';
 import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
 import { containerMountPath } from '../volumes/mount-paths.js';
 import { mountHostProcessDirs } from './hostprocess-dirs.js';
+import { sandboxMountRoot } from './sandbox-mount.js';
 import { volumeContent, type VolumeContext } from '../volumes/volume-content.js';
 import { parseQuantity } from '../../api/quantity.js';
 import { backendVolume } from '../../csi/backend.js';
@@ -28,7 +29,8 @@ export const SANDBOX_MOUNT_POINT_ENV = 'CONTAINER_SANDBOX_MOUNT_POINT';
  * how an ENTRYPOINT like sig-windows-tools' `PowerShell /c $env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/start.ps1` runs.
  */
 export function expandSandboxMountPoint(argv: string[], env: Record<string, string>): string[] {
-  const root = env[SANDBOX_MOUNT_POINT_ENV];
+  // jobcontainer.go replaceWithMountPoint drops the variable's trailing backslash: `$env:…/x` becomes `C:\hpc/x`.
+  const root = env[SANDBOX_MOUNT_POINT_ENV]?.replace(/\\$/, '');
   if (!root) return argv;
   return argv.map((a) => a.replace(/\$env:CONTAINER_SANDBOX_MOUNT_POINT|%CONTAINER_SANDBOX_MOUNT_POINT%/gi, () => root));
 }
@@ -81,7 +83,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     memoryBytes: Number(parseQuantity(profile.capacity.memory ?? '0').nano / 1_000_000_000n), cpus: Number(profile.capacity.cpu ?? 1),
   };
   const windowsUser = c.identity?.windowsUser ?? 'ContainerUser';
-  const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
+  const sandboxRoot = hostProcess ? hostProcessRoot(profile, c) : '';
   const fs = imageFs({ os: profile.os, toolset, extras: extrasForImage(img.ref.repository), hostname, system, now, userName: windowsUser, imageRoot: sandboxRoot || 'C:' });
   if (hostProcess) mountHostProcessDirs(fs, deps.shared.host, now, (profile.network?.plugin ?? 'flannel') === 'flannel');
   mountVolumes(fs, rec, spec, deps, sandboxRoot);
@@ -116,6 +118,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ...(gmsa ? { gmsa } : {}),
     clock: deps.clock, listen: deps.listen, lifetime: deps.lifetime,
     containerId: c.containerID?.replace(/^\w+:\/\//, ''),
+    image: img.name,
     // Each Windows container has its own event log; a HostProcess container reads the host's services.
     ...(profile.os === 'windows' ? { eventLog: new WindowsEventLog(() => deps.clock.now()) } : {}),
     ...(hostProcess && deps.hostServices ? { hostServices: deps.hostServices } : {}),
@@ -146,13 +149,18 @@ function mapBlockDevices(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: 
   }
 }
 
+/** A HostProcess container's sandbox mount point, by the node's containerd (src/node/process/sandbox-mount.ts). */
+function hostProcessRoot(profile: Pick<NodeProfile, 'containerRuntimeVersion'>, c: ContainerRuntime): string {
+  return sandboxMountRoot(profile, c.containerID?.replace(/^\w+:\/\//, '') ?? c.name);
+}
+
 /**
  * Rewrites a running container's projected ServiceAccount token volumes: the kubelet's token manager renewed the
  * token, and the volume manager's next remount puts the new one in place (atomic writer).
  */
 export function remountTokenVolumes(fs: VirtualFs, rec: PodRuntime, c: ContainerRuntime, spec: Container, deps: Pick<ContainerEnvDeps, 'profile' | 'clock' | 'volumeContext' | 'shared'>): void {
   const hostProcess = deps.profile.os === 'windows' && isHostProcess(rec.pod, spec);
-  const sandboxRoot = hostProcess ? `C:\\C\\${c.containerID?.replace(/^\w+:\/\//, '') ?? c.name}` : '';
+  const sandboxRoot = hostProcess ? hostProcessRoot(deps.profile, c) : '';
   mountVolumes(fs, rec, spec, deps, sandboxRoot, (v) => !!v.projected?.sources?.some((s) => s.serviceAccountToken));
 }
 

@@ -132,6 +132,9 @@ export interface ContainerEnv {
   lifetime?: AbortSignal;
   /** Identifies the container in runtime error texts (hcsshim names it); defaults to the hostname. */
   containerId?: string;
+  /** The image reference it runs (`docker.io/sigwindowstools/kube-proxy:v1.31.4-flannel-hostprocess`): programs whose
+   *  image build fetched the release its tag names report that release. */
+  image?: string;
   /** Windows: the container's event log channels and ETW sessions (services and programs write, LogMonitor reads). */
   eventLog?: WindowsEventLog;
   /** Windows HostProcess containers: the host's service control manager (kubelet, kube-proxy, containerd). */
@@ -147,6 +150,8 @@ export interface HostNetworkView {
   hnsNetworks(): { id: string; name: string; type: string; managementIP: string; subnets: { addressPrefix: string; gatewayAddress: string }[] }[];
   /** host-local ADD on the node's pod subnet: the owner's address (the same one on every call). */
   ipamAdd(owner: string): { ip: string; prefixLength: number; gateway: string } | { error: string };
+  /** The HNS load balancers the node's kube-proxy programmed, by what it made them for (`ns/name:port (kind)`). */
+  hnsLoadBalancers?(): { id: string; description: string }[];
 }
 
 /** One HCS compute system on a Windows node: a process-isolated container, or a Hyper-V utility VM. */

@@ -7,7 +7,7 @@ import { toCel } from '../../../api/cel/values.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { Authorizer } from '../../authz/interfaces.js';
 import type { AdmissionAttributes, UserInfo } from '../interfaces.js';
-import { requestNamespace, type Invocation } from '../webhook/review.js';
+import { requestKind, requestNamespace, type Invocation } from '../webhook/review.js';
 
 /** CreateAdmissionRequest: the request as the expression sees it, for the matched resource and kind. */
 export function admissionRequest(a: AdmissionAttributes, inv: Invocation): Record<string, unknown> {
@@ -15,7 +15,7 @@ export function admissionRequest(a: AdmissionAttributes, inv: Invocation): Recor
   const name = a.name || a.object?.metadata.name || '';
   return {
     kind: inv.kind, resource: inv.resource, subResource: inv.subresource,
-    requestKind: { group: d.group, version: d.version, kind: d.kind },
+    requestKind: requestKind(a),
     requestResource: { group: d.group, version: d.version, resource: d.plural },
     requestSubResource: a.subresource, name, namespace: requestNamespace(a), operation: a.operation,
     userInfo: { username: a.user.name, uid: a.user.uid ?? '', groups: a.user.groups, extra: a.user.extra ?? {} },

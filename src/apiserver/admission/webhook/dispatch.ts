@@ -9,7 +9,8 @@ import { callWebhook, reviewVersion } from './client.js';
 import { CallingWebhookError, deniedByWebhook, dryRunUnsupported } from './errors.js';
 import { admissionReview, verifyResponse, type Invocation, type ReviewResponse } from './review.js';
 import type { Equivalents } from './source.js';
-import { versionedAttributes } from './versioned.js';
+import { versionedAttributesAsync } from './versioned.js';
+import { isStatusError, StatusError } from '../../../api/errors.js';
 import type { Authorizer } from '../../authz/interfaces.js';
 
 export interface WebhookPluginDeps {
@@ -30,7 +31,11 @@ export async function invoke(hook: Webhook, inv: Invocation, a: AdmissionAttribu
   }
   const version = reviewVersion(hook);
   // Matched through an equivalent resource: the webhook sees the object in the version it registered for.
-  const { uid, body } = admissionReview(versionedAttributes(a, inv), inv, version);
+  // A conversion that fails is kube's InternalError (generic/webhook.go VersionedAttribute → NewInternalError).
+  const versioned = await versionedAttributesAsync(a, inv).catch((err: unknown) => {
+    throw StatusError.internal(isStatusError(err) ? err.message : String(err));
+  });
+  const { uid, body } = admissionReview(versioned, inv, version);
   const answer = await callWebhook(hook, body, { egress: deps.egress, lookup });
   let result: ReviewResponse;
   try {

@@ -10,7 +10,7 @@ import { admissionDeclarations } from '../../../api/cel/admission-declarations.j
 import { activation } from '../cel/variables.js';
 import type { AdmissionAttributes } from '../interfaces.js';
 import type { Invocation } from './review.js';
-import { versionedAttributes } from './versioned.js';
+import { versionedAttributesAsync } from './versioned.js';
 
 type Compiled = { name: string; expression: string; program?: CompiledExpression; error?: string }[];
 
@@ -39,7 +39,7 @@ export async function matchConditionsAllow(hook: Webhook, a: AdmissionAttributes
   if (!hook.matchConditions?.length) return true;
   // Webhooks bind no namespaceObject (the matcher passes none to the filter), so it stays null.
   // The conditions see the object in the version the webhook is called with.
-  const vars = activation(versionedAttributes(a, inv), inv, { authorizer: deps.authorizer });
+  const vars = activation(await versionedAttributesAsync(a, inv), inv, { authorizer: deps.authorizer });
   const errors: string[] = [];
   for (const c of compiledConditions(hook)) {
     if (!c.program) {

@@ -41,6 +41,15 @@ export function requestNamespace(a: AdmissionAttributes): string {
   return a.namespace;
 }
 
+/**
+ * The request's own kind (admission.Attributes GetKind): a subresource's when it carries another object (v1 Binding
+ * for pods/binding, authentication.k8s.io/v1 TokenRequest for serviceaccounts/token, policy/v1 Eviction), else the
+ * resource's.
+ */
+export function requestKind(a: AdmissionAttributes): GVK {
+  return a.kind ?? { group: a.decl.group, version: a.decl.version, kind: a.decl.kind };
+}
+
 /** CreateV1AdmissionReview (v1beta1 has the same request fields). */
 export function admissionReview(a: AdmissionAttributes, inv: Invocation, version: 'v1' | 'v1beta1'): { uid: string; body: Record<string, unknown> } {
   const uid = randomUUID();
@@ -50,7 +59,7 @@ export function admissionReview(a: AdmissionAttributes, inv: Invocation, version
     kind: inv.kind,
     resource: inv.resource,
     ...(inv.subresource ? { subResource: inv.subresource } : {}),
-    requestKind: a.kind ?? { group: d.group, version: d.version, kind: d.kind },
+    requestKind: requestKind(a),
     requestResource: { group: d.group, version: d.version, resource: d.plural },
     ...(a.subresource ? { requestSubResource: a.subresource } : {}),
     ...(a.name || a.object?.metadata.name ? { name: a.name || a.object?.metadata.name } : {}),

@@ -3,7 +3,8 @@
 // to the version the webhook registered for, and a mutating webhook's patch converted back
 // (staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/generic/conversion.go, mutating/dispatcher.go).
 // In the served set the equivalences are the resources stored alike: autoscaling v1/v2 HorizontalPodAutoscalers,
-// core and events.k8s.io Events, and every served version of a CustomResourceDefinition.
+// core and events.k8s.io Events, and every served version of a CustomResourceDefinition (through its conversion
+// webhook when it has one: versionedAttributesAsync).
 
 import type { ResourceDecl } from '../../../api/interfaces.js';
 import type { KubeObject } from '../../../api/types.js';
@@ -17,6 +18,16 @@ export function convertObject(obj: KubeObject, from: ResourceDecl, to: ResourceD
   if (from === to) return copy;
   const stored = from.storedAs ? from.storedAs.codec.toStorage(copy) : copy;
   return to.storedAs ? to.storedAs.codec.fromStorage(cloneJson(stored)) : stored;
+}
+
+/**
+ * convertObject for every resource: a custom resource whose CRD converts through a webhook goes to that webhook
+ * (admission.NewVersionedAttributes through the CR converter); a failed conversion throws its StatusError.
+ */
+export async function convertObjectAsync(obj: KubeObject, from: ResourceDecl, to: ResourceDecl): Promise<KubeObject> {
+  const call = from === to ? undefined : to.storedAs?.codec.convert;
+  if (!call) return convertObject(obj, from, to);
+  return (await call.fromStorage([cloneJson(obj)], false))[0];
 }
 
 /** Whether the webhook was matched through another version than the request's. */
@@ -34,5 +45,15 @@ export function versionedAttributes(a: AdmissionAttributes, inv: Invocation): Ad
     ...a,
     object: a.object && convertObject(a.object, a.decl, inv.decl),
     oldObject: a.oldObject && convertObject(a.oldObject, a.decl, inv.decl),
+  };
+}
+
+/** versionedAttributes, converting custom resources through their CRD's conversion webhook where it has one. */
+export async function versionedAttributesAsync(a: AdmissionAttributes, inv: Invocation): Promise<AdmissionAttributes> {
+  if (!isConverted(a, inv)) return a;
+  return {
+    ...a,
+    object: a.object && await convertObjectAsync(a.object, a.decl, inv.decl),
+    oldObject: a.oldObject && await convertObjectAsync(a.oldObject, a.decl, inv.decl),
   };
 }

@@ -11,6 +11,7 @@ export function hostNetworkView(nodeNetwork: NodeNetwork, ipam: HostLocalAllocat
       id: n.id, name: n.name, type: n.type, managementIP: n.managementIP,
       subnets: n.subnets.map((s) => ({ addressPrefix: s.ipAddressPrefix, gatewayAddress: s.gatewayAddress })),
     })),
+    hnsLoadBalancers: () => [...(nodeNetwork.hnsState?.loadBalancers.values() ?? [])].map((lb) => ({ id: lb.id, description: lb.description ?? '' })),
     ipamAdd: (owner) => {
       try {
         return { ip: ipam.allocate(owner), prefixLength: ipam.prefixLength, gateway: ipam.gateway };

@@ -59,15 +59,15 @@ export type Stmt = Span & (
   | { t: 'pipeline'; p: Pipeline }
   | { t: 'assign'; op: string; target: Expr; value: Stmt }
   | { t: 'if'; clauses: { cond: Pipeline; body: Stmt[] }[]; else?: Stmt[] }
-  | { t: 'while'; cond: Pipeline; body: Stmt[] }
-  | { t: 'do'; until: boolean; cond: Pipeline; body: Stmt[] }
-  | { t: 'for'; init?: Stmt; cond?: Pipeline; step?: Stmt; body: Stmt[] }
-  | { t: 'foreach'; variable: string; iter: Pipeline; body: Stmt[] }
+  | { t: 'while'; cond: Pipeline; body: Stmt[]; label?: string }
+  | { t: 'do'; until: boolean; cond: Pipeline; body: Stmt[]; label?: string }
+  | { t: 'for'; init?: Stmt; cond?: Pipeline; step?: Stmt; body: Stmt[]; label?: string }
+  | { t: 'foreach'; variable: string; iter: Pipeline; body: Stmt[]; label?: string }
   | { t: 'function'; name: string; params: ParamBlock; body: Stmt[]; named?: NamedBlocks }
-  | { t: 'flow'; kind: 'return' | 'exit' | 'throw' | 'break' | 'continue'; value?: Pipeline }
+  | { t: 'flow'; kind: 'return' | 'exit' | 'throw' | 'break' | 'continue'; value?: Pipeline; label?: string }
   | { t: 'try'; body: Stmt[]; catches: CatchClause[]; finallyBody?: Stmt[] }
   | { t: 'trap'; types: string[]; body: Stmt[] }
-  | { t: 'switch'; mode: 'plain' | 'regex' | 'wildcard' | 'exact'; cs: boolean; file: boolean; subject: Pipeline; clauses: SwitchClause[] }
+  | { t: 'switch'; mode: 'plain' | 'regex' | 'wildcard' | 'exact'; cs: boolean; file: boolean; subject: Pipeline; clauses: SwitchClause[]; label?: string }
   | { t: 'param'; params: ParamBlock }
   | { t: 'empty' }
 );

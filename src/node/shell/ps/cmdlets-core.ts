@@ -54,7 +54,7 @@ const forEachObject: Cmdlet = {
           // ForEach-Object runs its block in the caller's scope: assignments stick.
           await c.ps.callBlock(b, [], undefined, c.out, true, item);
         } catch (e) {
-          if (e instanceof FlowSignal && e.kind === 'continue') continue;
+          if (e instanceof FlowSignal && e.kind === 'continue' && e.label === undefined) continue;
           throw e;
         }
       }

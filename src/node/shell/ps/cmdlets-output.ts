@@ -44,7 +44,16 @@ const writeError: Cmdlet = {
   params: [{ name: 'Message', aliases: ['Msg'], position: 0, remaining: true }, { name: 'Category' }, { name: 'ErrorId' }],
   async run(c) {
     const msg = toStr(arg(c, 'Message'));
-    const e = new PsError(msg, has(c, 'Category') ? toStr(arg(c, 'Category')) : 'NotSpecified', has(c, 'ErrorId') ? `${toStr(arg(c, 'ErrorId'))},${cmdletFqid('Write-Error')}` : 'Microsoft.PowerShell.Commands.WriteErrorException', { exceptionType: 'WriteErrorException', command: c.ps.src.slice(c.pos, c.end).trim() });
+    // WriteErrorCommand gives the record its caller's $MyInvocation: the error is the function's or script's (its
+    // name heads the message and ends the error id, its call site is the position), and the activity Write-Error.
+    // At the top level the caller is the command text itself, which has no position.
+    const inv = c.ps.invocations.at(-1);
+    const id = has(c, 'ErrorId') ? toStr(arg(c, 'ErrorId')) : 'Microsoft.PowerShell.Commands.WriteErrorException';
+    const e = new PsError(msg, has(c, 'Category') ? toStr(arg(c, 'Category')) : 'NotSpecified', inv ? `${id},${inv.idName}` : id, {
+      exceptionType: 'WriteErrorException', command: inv ? inv.name : c.ps.src.trim(), activity: 'Write-Error',
+      ...(inv?.site ? { pos: inv.site.pos, end: inv.site.end } : {}),
+    });
+    if (inv?.site) e.origin = inv.site.origin;
     c.ps.writeError(e);
   },
 };

@@ -38,7 +38,12 @@ export async function invokeCommand(ps: Ps, el: Extract<PipeElem, { t: 'command'
   const fn = ps.functions.get(resolved);
   if (fn) {
     const raw = await argValues(ps, el.args);
-    await ps.callFunction(fn, raw, input, out);
+    ps.invocations.push({ name: fn.name, idName: fn.name, site: { pos: el.pos, end: el.end, origin: { src: ps.src, path: ps.scriptPath } } });
+    try {
+      await ps.callFunction(fn, raw, input, out);
+    } finally {
+      ps.invocations.pop();
+    }
     return;
   }
   const cmdlet = ps.registry.cmdlets.get(resolved);

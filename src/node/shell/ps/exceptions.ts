@@ -111,9 +111,9 @@ export function thrownError(v: PsValue, pos: { pos: number; end: number }): PsEr
 export function errorRecord(e: PsError): PsObject {
   const ex = e.exceptionObject ?? exceptionObject(e.exceptionType, e.message, e.innerType ? exceptionObject(e.innerType, e.message) : null);
   const category = new PsObject(['System.Management.Automation.ErrorCategoryInfo'], {
-    Category: e.category, Activity: e.command, Reason: e.exceptionType, TargetName: e.target, TargetType: e.targetType || (e.target ? 'String' : ''),
+    Category: e.category, Activity: e.activity ?? e.command, Reason: e.exceptionType, TargetName: e.target, TargetType: e.targetType || (e.target ? 'String' : ''),
   });
-  category.toString = () => `${e.category}: (${e.target}:${e.targetType || (e.target ? 'String' : '')}) [${e.command}], ${e.exceptionType}`;
+  category.toString = () => `${e.category}: (${e.target}:${e.targetType || (e.target ? 'String' : '')}) [${e.activity ?? e.command}], ${e.exceptionType}`;
   const rec = new PsObject(['System.Management.Automation.ErrorRecord'], {
     Exception: ex, TargetObject: e.target || null, CategoryInfo: category, FullyQualifiedErrorId: e.errorId, ErrorDetails: null, ScriptStackTrace: '',
   });

@@ -184,7 +184,7 @@ export function errorView(e: PsError, src: string, width: number): string {
     }
   }
   const target = e.target || '';
-  lines.push(`    + CategoryInfo          : ${e.category}: (${target}:${e.targetType || (target ? 'String' : '')}) [${e.command}], ${e.exceptionType}`);
+  lines.push(`    + CategoryInfo          : ${e.category}: (${target}:${e.targetType || (target ? 'String' : '')}) [${e.activity ?? e.command}], ${e.exceptionType}`);
   lines.push(`    + FullyQualifiedErrorId : ${e.errorId}`);
   lines.push(' ');
   return lines.join('\r\n') + '\r\n';

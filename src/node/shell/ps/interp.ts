@@ -21,6 +21,13 @@ import type { Output } from '../core/streams.js';
 
 export { FlowSignal, PsExit, PsTerminating } from './signals.js';
 
+/** One function or script call: its name, the name error ids carry, and where it was called from (none for -File). */
+export interface Invocation {
+  name: string;
+  idName: string;
+  site?: { pos: number; end: number; origin: { src: string; path?: string } };
+}
+
 export interface Registry {
   cmdlets: Map<string, Cmdlet>;
   aliases: Map<string, string>;
@@ -37,10 +44,14 @@ export class Ps {
   matches: PsValue = null;
   /** The .ps1 file running (for error positions); undefined for -Command text. */
   scriptPath?: string;
+  /** powershell.exe -NonInteractive: nothing prompts (missing mandatory parameters fail instead). */
+  nonInteractive = false;
   /** How many try/catch blocks and traps are active: errors then travel to them instead of being reported. */
   handlers = 0;
   /** $Error: the session's error records, newest first. */
   readonly errors: PsValue[] = [];
+  /** The functions and scripts running, innermost last ($MyInvocation of each): Write-Error reports its caller. */
+  readonly invocations: Invocation[] = [];
 
   constructor(readonly ctx: Ctx, public src: string, readonly registry: Registry) {
     this.errorStream = ctx.stderr;

@@ -79,7 +79,7 @@ export async function runPowerShell(ps: Ps, src: string, script?: { path: string
   }
 }
 
-interface PsArgs { command?: string; file?: string; fileArgs: string[]; interactive: boolean; noExit: boolean; fromStdin: boolean; error?: string }
+interface PsArgs { command?: string; file?: string; fileArgs: string[]; interactive: boolean; noExit: boolean; fromStdin: boolean; nonInteractive?: boolean; error?: string }
 
 function parseArgs(argv: string[]): PsArgs {
   const a: PsArgs = { fileArgs: [], interactive: false, noExit: false, fromStdin: false };
@@ -106,7 +106,8 @@ function parseArgs(argv: string[]): PsArgs {
     }
     if (match(l, 'executionpolicy', 2) || match(l, 'windowstyle', 1) || match(l, 'version', 1) || match(l, 'inputformat', 2) || match(l, 'outputformat', 1) || match(l, 'configurationname', 2)) { i++; continue; }
     if (match(l, 'noexit', 3)) { a.noExit = true; continue; }
-    if (match(l, 'noprofile', 3) || match(l, 'nologo', 3) || match(l, 'noninteractive', 4) || match(l, 'sta', 1) || match(l, 'mta', 1)) continue;
+    if (match(l, 'noninteractive', 4)) { a.nonInteractive = true; continue; }
+    if (match(l, 'noprofile', 3) || match(l, 'nologo', 3) || match(l, 'sta', 1) || match(l, 'mta', 1)) continue;
     a.error = `-${x.replace(/^[-/]/, '')}`;
     break;
   }
@@ -142,6 +143,7 @@ export async function powershellMain(argv: string[], ctx: Ctx): Promise<number> 
     return 1;
   }
   const ps = new Ps(ctx, '', registry());
+  ps.nonInteractive = !!a.nonInteractive;
   await runPowerShell(ps, PRELUDE);
   ps.lastOk = true;
   if (a.file !== undefined) {
@@ -156,6 +158,8 @@ export async function powershellMain(argv: string[], ctx: Ctx): Promise<number> 
     ps.scopes[0].set('psscriptroot', path.replace(/\\[^\\]*$/, ''));
     ps.scopes[0].set('pscommandpath', path);
     ps.scriptPath = path;
+    // A -File script is the outermost invocation, called from nowhere in any script text.
+    ps.invocations.push({ name: path, idName: path.replace(/^.*\\/, '') });
     return runPowerShell(ps, text, { path, args: a.fileArgs });
   }
   if (a.fromStdin) {

@@ -2,6 +2,7 @@
 // an array on the left filters), -like/-match/-replace/-split/-join/-is, arithmetic, ranges and -f formatting
 // (about_Comparison_Operators, about_Arithmetic_Operators, about_Split, about_Join, about_Type_Operators).
 
+import { escapeRegex, netMatch, netRegex, netReplace, netSplit, splitOptions, type NetRegex } from './dotnet-regex.js';
 import { DotNet, enumerate, Hashtable, PsError, PsObject, toBool, toNum, toStr, TypeRef, typeName, type PsValue } from './values.js';
 
 /** Orders two values the way -lt/-gt do: $null sorts first; otherwise the right operand converts to the left's type. */
@@ -77,7 +78,7 @@ export function formatComposite(fmt: string, args: PsValue[]): string {
 }
 
 /** Binary operators except assignment and the short-circuit -and/-or. */
-export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpMatchArray | null, pattern: string) => void): PsValue {
+export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpMatchArray | null, nr: NetRegex) => void): PsValue {
   // `-ceq`/`-ieq` are -eq with explicit case rules; `-contains`, `-in` and `-is` are names of their own.
   const prefixed = !OPERATORS.has(op) && /^[ci]/.test(op) && CASE_OPS.has(op.slice(1));
   const base = prefixed ? op.slice(1) : op;
@@ -121,16 +122,17 @@ export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpM
     case 'shr': return toNum(a) >> toNum(b);
     case 'join': return enumerate(a).map(toStr).join(toStr(b));
     case 'split': {
-      // `-split 'pattern', max`: at most max pieces, the last one holding the rest.
-      const [pat, max] = Array.isArray(b) ? [toStr(b[0] ?? null), Math.trunc(toNum(b[1] ?? 0))] : [toStr(b), 0];
-      const re = new RegExp(pat, ci ? 'gi' : 'g');
-      return enumerate(a).flatMap((s) => splitMax(toStr(s), re, max));
+      // `-split 'pattern', max, 'options'` (about_Split): at most max pieces, the last one holding the rest; the
+      // options pick SimpleMatch or regex options, IgnoreCase overriding -csplit.
+      const [pat, max, opts] = Array.isArray(b) ? [toStr(b[0] ?? null), Math.trunc(toNum(b[1] ?? 0)), splitOptions(toStr(b[2] ?? ''), ci)] : [toStr(b), 0, splitOptions('', ci)];
+      const nr = netRegex(opts.simpleMatch ? escapeRegex(pat) : pat, opts.simpleMatch ? { ignoreCase: opts.ignoreCase } : opts);
+      return enumerate(a).flatMap((s) => netSplit(nr, toStr(s), max));
     }
     case 'replace': {
+      // Regex.Replace with .NET's substitutions ($1, ${name}, $$, $0 …), over each item of an array.
       const [pat, rep] = Array.isArray(b) ? [toStr(b[0]), toStr(b[1] ?? '')] : [toStr(b), ''];
-      const re = new RegExp(pat, ci ? 'gi' : 'g');
-      // .NET's ${name} substitution is JavaScript's $<name>.
-      const one = (s: PsValue) => toStr(s).replace(re, rep.replace(/\$\{(\w+)\}/g, '$$<$1>'));
+      const nr = netRegex(pat, { ignoreCase: ci });
+      const one = (s: PsValue) => netReplace(nr, toStr(s), rep);
       return Array.isArray(a) ? a.map(one) : one(a);
     }
     case 'is': return isType(a, toStr(b instanceof TypeRef ? b.name : b));
@@ -151,8 +153,9 @@ export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpM
       case 'like': return wildcardToRegex(toStr(b), ci).test(toStr(x));
       case 'notlike': return !wildcardToRegex(toStr(b), ci).test(toStr(x));
       case 'match': case 'notmatch': {
-        const m = toStr(x).match(new RegExp(toStr(b), ci ? 'i' : ''));
-        if (!Array.isArray(a)) matches?.(m, toStr(b));
+        const nr = netRegex(toStr(b), { ignoreCase: ci });
+        const m = netMatch(nr, toStr(x));
+        if (!Array.isArray(a)) matches?.(m, nr);
         return (m !== null) === (base === 'match');
       }
     }
@@ -164,21 +167,6 @@ export function binary(op: string, a: PsValue, b: PsValue, matches?: (m: RegExpM
 
 const CASE_OPS = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'like', 'notlike', 'match', 'notmatch', 'contains', 'notcontains', 'in', 'notin', 'replace', 'split']);
 const OPERATORS = new Set([...CASE_OPS, 'is', 'isnot', 'as', 'join', 'f', 'band', 'bor', 'bxor', 'shl', 'shr', '+', '-', '*', '/', '%', '..']);
-
-/** Regex.Split with a maximum count: captured groups are kept, as .NET keeps them. */
-function splitMax(s: string, re: RegExp, max: number): string[] {
-  if (max <= 0) return s.split(re);
-  const out: string[] = [];
-  let last = 0;
-  re.lastIndex = 0;
-  for (let m = re.exec(s); m && out.length < max - 1; m = re.exec(s)) {
-    if (m[0] === '') { re.lastIndex++; continue; }
-    out.push(s.slice(last, m.index), ...m.slice(1).filter((g): g is string => g !== undefined));
-    last = m.index + m[0].length;
-  }
-  out.push(s.slice(last));
-  return out;
-}
 
 export function isType(v: PsValue, t: string): boolean {
   const n = t.toLowerCase().replace(/^system\./, '');

@@ -36,6 +36,28 @@ type Span = { pos: number; end: number };
 const nameSpan = (a: RawArg): Span | undefined => (a.pos >= 0 && a.name !== undefined ? { pos: a.pos, end: a.pos + a.name.length + 1 } : undefined);
 const valueSpan = (a: RawArg): Span | undefined => (a.pos >= 0 && a.end !== undefined ? { pos: a.pos, end: a.end } : undefined);
 
+/**
+ * The console host's prompt for missing mandatory parameters (about_Functions_Advanced_Parameters, Mandatory):
+ * `cmdlet <name> at command pipeline position 1`, `Supply values for the following parameters:`, then `<Name>: `
+ * for each, read as a line. undefined when the session cannot prompt (no terminal, -NonInteractive) or input ends.
+ * An empty answer is an empty string, which a mandatory parameter refuses.
+ */
+async function promptMandatory(ps: Ps, cmd: string, missing: ParamDecl[]): Promise<Map<ParamDecl, PsValue> | undefined> {
+  if (ps.nonInteractive || !ps.ctx.stdin.isTTY) return undefined;
+  ps.host.end();
+  ps.ctx.stdout.write(`cmdlet ${cmd} at command pipeline position 1\r\nSupply values for the following parameters:\r\n`);
+  const out = new Map<ParamDecl, PsValue>();
+  for (const d of missing) {
+    ps.ctx.stdout.write(`${d.name}: `);
+    const line = await ps.ctx.stdin.readLine();
+    if (line === null) return undefined;
+    const text = line.replace(/\r$/, '');
+    if (text === '') throw bindingError(cmd, `Cannot bind argument to parameter '${d.name}' because it is an empty string.`, 'ParameterArgumentValidationErrorEmptyStringNotAllowed', undefined, 'InvalidData', 'ParameterBindingValidationException');
+    out.set(d, text);
+  }
+  return out;
+}
+
 function find(block: ParamBlock, a: RawArg, cmd: string): ParamDecl | undefined {
   const name = a.name!;
   const l = name.toLowerCase();
@@ -126,8 +148,10 @@ export async function bindParams(ps: Ps, block: ParamBlock, raw: RawArg[], cmd: 
   const fromPipeline = !!input && input.length > 0;
   const missing = block.decls.filter((d) => d.mandatory && !values.has(d) && !(d.fromPipeline && fromPipeline));
   if (missing.length) {
-    // What -NonInteractive gives; an interactive console would prompt for the values.
-    throw bindingError(cmd, `Cannot process command because of one or more missing mandatory parameters: ${missing.map((d) => d.name).join(' ')}.`, 'MissingMandatoryParameter');
+    // A console session (a terminal, no -NonInteractive) asks for the values; otherwise the binding fails.
+    const typed = await promptMandatory(ps, cmd, missing);
+    if (!typed) throw bindingError(cmd, `Cannot process command because of one or more missing mandatory parameters: ${missing.map((d) => d.name).join(' ')}.`, 'MissingMandatoryParameter');
+    for (const [d, v] of typed) values.set(d, { value: v, hasValue: true, pos: -1 });
   }
   const bound = new Hashtable();
   for (const [d, a] of values) {

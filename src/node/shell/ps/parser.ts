@@ -69,6 +69,14 @@ export class PsParser extends PsBlockParser {
 
   statement(): Stmt {
     const pos = this.i;
+    // `:name` before a loop or switch labels it for `break name` / `continue name` (about_Break, about_Continue).
+    const label = /^:([A-Za-z_]\w*)[ \t]+(?=(?:foreach|for|while|do|switch)(?![\w-]))/i.exec(this.src.slice(this.i));
+    if (label) {
+      this.i += label[0].length;
+      const s = this.statement();
+      if (s.t === 'while' || s.t === 'do' || s.t === 'for' || s.t === 'foreach' || s.t === 'switch') s.label = label[1];
+      return this.span(pos, s);
+    }
     const kw = this.keyword();
     const after = this.src[this.i + (kw?.length ?? 0)] ?? '';
     if (kw && !/[\w-]/.test(after)) {
@@ -139,9 +147,10 @@ export class PsParser extends PsBlockParser {
           this.i += kw.length;
           this.ws();
           let value: Pipeline | undefined;
+          let target: string | undefined;
           if (!this.atEndOfStatement() && (kw === 'return' || kw === 'exit' || kw === 'throw')) value = this.pipeline();
-          else if (!this.atEndOfStatement()) this.word();
-          return this.span(pos, { t: 'flow', kind: kw, value });
+          else if (!this.atEndOfStatement()) { target = this.word(); this.i += target.length; }
+          return this.span(pos, { t: 'flow', kind: kw, value, ...(target ? { label: target } : {}) });
         }
         case 'try': return this.tryStatement(pos);
         case 'param': return this.span(pos, { t: 'param', params: this.paramStatement() });

@@ -1,5 +1,6 @@
 // Runtime helpers: indexing ($a[1], $h['k'], $s[-1]), $Matches and $PSVersionTable.
 
+import { netGroups, type NetRegex } from './dotnet-regex.js';
 import type { Ctx } from '../core/ctx.js';
 import { DotNet, Hashtable, isArray, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
 
@@ -22,34 +23,14 @@ export function indexInto(obj: PsValue, idx: PsValue): PsValue {
 
 /** $Matches after a successful -match: .NET numbers the unnamed groups first and keys named groups by name
  *  (JavaScript numbers every group in order), and only groups that took part are present. */
-export function matchTable(m: RegExpMatchArray, pattern: string): Hashtable {
+export function matchTable(m: RegExpMatchArray, nr: NetRegex): Hashtable {
   const h = new Hashtable();
-  h.set(0, m[0]);
-  const names = groupNames(pattern);
-  let n = 1;
-  for (let i = 1; i < m.length; i++) {
-    const name = names[i - 1];
-    const key = name ?? n++;
-    if (m[i] !== undefined) h.set(key, m[i]);
-  }
+  netGroups(nr, m).forEach((g, n) => {
+    if (g === undefined) return;
+    const name = nr.names[n];
+    h.set(/^\d+$/.test(name) ? n : name, g);
+  });
   return h;
-}
-
-/** The capturing groups of a pattern in order: a name, or null for an unnamed group. */
-function groupNames(pattern: string): (string | null)[] {
-  const out: (string | null)[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') { i++; continue; }
-    if (inClass) { if (c === ']') inClass = false; continue; }
-    if (c === '[') { inClass = true; continue; }
-    if (c !== '(') continue;
-    if (pattern[i + 1] !== '?') { out.push(null); continue; }
-    const named = /^\?<([A-Za-z_]\w*)>/.exec(pattern.slice(i + 1));
-    if (named) out.push(named[1]);
-  }
-  return out;
 }
 
 export function psVersionTable(ctx: Ctx): Hashtable {

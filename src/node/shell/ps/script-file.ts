@@ -8,7 +8,8 @@ import { FlowSignal, PsTerminating } from './signals.js';
 import { PsError, toStr, type PsValue } from './values.js';
 import { bindParams } from './param-binding.js';
 
-export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Sink, pos: { pos: number; end: number }): Promise<void> {
+export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Sink, at: { pos: number; end: number }): Promise<void> {
+  const pos = { pos: at.pos, end: at.end };
   const fs = ps.ctx.env.fs;
   const path = fs.resolve(ps.ctx.cwd, name);
   if (fs.stat(path)?.kind !== 'file') {
@@ -31,6 +32,7 @@ export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Si
   const outer = ps.src;
   const outerPath = ps.scriptPath;
   ps.scopes.push(scope);
+  ps.invocations.push({ name: path, idName: path.replace(/^.*\\/, ''), site: { ...pos, origin: { src: outer, path: outerPath } } });
   try {
     await bindParams(ps, param?.params ?? { decls: [], advanced: false }, raw, path, undefined);
     ps.src = text;
@@ -43,6 +45,7 @@ export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Si
     throw e;
   } finally {
     ps.scopes.pop();
+    ps.invocations.pop();
     ps.src = outer;
     ps.scriptPath = outerPath;
   }

@@ -9,7 +9,7 @@ import { runTry, runWithTraps } from './error-handling.js';
 import { runSwitch } from './switch-stmt.js';
 import { bindParams, rawArgsFromText } from './param-binding.js';
 import { thrownError } from './exceptions.js';
-import { FlowSignal, PsExit, PsTerminating } from './signals.js';
+import { flowFor, FlowSignal, PsExit, PsTerminating } from './signals.js';
 import { checkAbort, yieldNow } from '../core/ctx.js';
 
 /** Runs a statement list; a list with trap statements runs under them. */
@@ -53,12 +53,12 @@ async function execStmt(ps: Ps, s: Stmt, out: Sink): Promise<void> {
       for (;;) {
         await tick(ps);
         if (!toBool(await ps.pipelineValue(s.cond))) return;
-        if (await loopBody(ps, s.body, out)) return;
+        if (await loopBody(ps, s.body, out, s.label)) return;
       }
     case 'do':
       for (;;) {
         await tick(ps);
-        if (await loopBody(ps, s.body, out)) return;
+        if (await loopBody(ps, s.body, out, s.label)) return;
         if (toBool(await ps.pipelineValue(s.cond)) === s.until) return;
       }
     case 'for':
@@ -66,7 +66,7 @@ async function execStmt(ps: Ps, s: Stmt, out: Sink): Promise<void> {
       for (;;) {
         await tick(ps);
         if (s.cond && !toBool(await ps.pipelineValue(s.cond))) return;
-        if (await loopBody(ps, s.body, out)) return;
+        if (await loopBody(ps, s.body, out, s.label)) return;
         if (s.step) await execStmt(ps, s.step, { emit: () => undefined });
       }
     case 'foreach': await runForeach(ps, s, out); return;
@@ -76,7 +76,7 @@ async function execStmt(ps: Ps, s: Stmt, out: Sink): Promise<void> {
       return;
     case 'try': await runTry(ps, s, out); return;
     case 'flow': {
-      if (s.kind === 'break' || s.kind === 'continue') throw new FlowSignal(s.kind);
+      if (s.kind === 'break' || s.kind === 'continue') throw new FlowSignal(s.kind, [], s.label);
       if (s.kind === 'return') {
         const vals: PsValue[] = [];
         if (s.value) await ps.runPipeline(s.value, { emit: (v) => vals.push(v) });
@@ -106,25 +106,26 @@ async function runForeach(ps: Ps, s: Extract<Stmt, { t: 'foreach' }>, out: Sink)
     for (let i = from; step > 0 ? i <= to : i >= to; i += step) {
       await tick(ps);
       ps.setVar(s.variable, i);
-      if (await loopBody(ps, s.body, out)) return;
+      if (await loopBody(ps, s.body, out, s.label)) return;
     }
     return;
   }
   for (const it of enumerate(await ps.pipelineValue(s.iter))) {
     await tick(ps);
     ps.setVar(s.variable, it);
-    if (await loopBody(ps, s.body, out)) return;
+    if (await loopBody(ps, s.body, out, s.label)) return;
   }
 }
 
-/** Runs a loop body; true when the loop should end (break). */
-export async function loopBody(ps: Ps, body: Stmt[], out: Sink): Promise<boolean> {
+/** Runs a loop body; true when the loop should end (break). A labelled break/continue for an outer loop passes
+ *  through (about_Break: it ends every loop up to the labelled one). */
+export async function loopBody(ps: Ps, body: Stmt[], out: Sink, label?: string): Promise<boolean> {
   try {
     await ps.runBlock(body, out);
   } catch (e) {
-    if (e instanceof FlowSignal && e.kind === 'break') return true;
-    if (e instanceof FlowSignal && e.kind === 'continue') return false;
-    throw e;
+    const flow = flowFor(e, label);
+    if (!flow) throw e;
+    return flow === 'break';
   }
   return false;
 }

@@ -2,11 +2,12 @@
 // -casesensitive, script-block conditions, -file reads lines); `break` leaves the switch, `continue` takes the
 // next item, default runs when no clause matched (about_Switch).
 
+import { netMatch, netRegex } from './dotnet-regex.js';
 import type { Expr, Stmt } from './ast.js';
 import type { Sink } from './cmdlet-api.js';
 import type { Ps } from './interp.js';
 import { matchTable } from './runtime.js';
-import { FlowSignal } from './signals.js';
+import { flowFor } from './signals.js';
 import { PsError, ScriptBlock, toBool, toStr, unwrap, type PsValue } from './values.js';
 import { psEquals, wildcardToRegex } from './operators.js';
 
@@ -33,8 +34,9 @@ async function matches(ps: Ps, s: SwitchStmt, cond: Expr, item: PsValue): Promis
   }
   switch (s.mode) {
     case 'regex': {
-      const m = toStr(item).match(new RegExp(toStr(pattern), s.cs ? '' : 'i'));
-      if (m) ps.matches = matchTable(m, toStr(pattern));
+      const nr = netRegex(toStr(pattern), { ignoreCase: !s.cs });
+      const m = netMatch(nr, toStr(item));
+      if (m) ps.matches = matchTable(m, nr);
       return m !== null;
     }
     case 'wildcard': return wildcardToRegex(toStr(pattern), !s.cs).test(toStr(item));
@@ -43,11 +45,13 @@ async function matches(ps: Ps, s: SwitchStmt, cond: Expr, item: PsValue): Promis
 }
 
 /** Runs a clause body; the flow keyword that ended it, if any. */
-async function clause(ps: Ps, body: Stmt[], out: Sink): Promise<'break' | 'continue' | undefined> {
+async function clause(ps: Ps, body: Stmt[], out: Sink, label: string | undefined): Promise<'break' | 'continue' | undefined> {
   try {
     await ps.runBlock(body, out);
   } catch (e) {
-    if (e instanceof FlowSignal && (e.kind === 'break' || e.kind === 'continue')) return e.kind;
+    // switch is a loop to break and continue (about_Switch); a label names an outer one.
+    const flow = flowFor(e, label);
+    if (flow) return flow;
     throw e;
   }
   return undefined;
@@ -65,12 +69,12 @@ export async function runSwitch(ps: Ps, s: SwitchStmt, out: Sink): Promise<void>
         if (c.cond === 'default' || !(await matches(ps, s, c.cond, item))) continue;
         matched = true;
         scope.set('_', item);
-        const flow = await clause(ps, c.body, out);
+        const flow = await clause(ps, c.body, out, s.label);
         if (flow === 'break') return;
         if (flow === 'continue') continue items;
       }
       if (!matched && dflt) {
-        const flow = await clause(ps, dflt.body, out);
+        const flow = await clause(ps, dflt.body, out, s.label);
         if (flow === 'break') return;
       }
     }

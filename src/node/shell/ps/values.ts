@@ -14,6 +14,8 @@ export interface PsErrorInfo {
   exceptionType?: string;
   /** The cmdlet, shown as `Get-Content : message` and in `[Get-Content]`. */
   command?: string;
+  /** CategoryInfo's activity when it is not `command` (Write-Error names the caller but its activity is Write-Error). */
+  activity?: string;
   /** Where in the script (offsets). */
   pos?: number;
   end?: number;
@@ -26,6 +28,7 @@ export class PsError extends Error {
   targetType: string;
   exceptionType: string;
   command: string;
+  activity?: string;
   pos?: number;
   end?: number;
   innerType?: string;
@@ -39,6 +42,7 @@ export class PsError extends Error {
     this.targetType = info.targetType ?? '';
     this.exceptionType = info.exceptionType ?? 'RuntimeException';
     this.command = info.command ?? '';
+    this.activity = info.activity;
     this.pos = info.pos;
     this.end = info.end;
     this.innerType = info.innerType;

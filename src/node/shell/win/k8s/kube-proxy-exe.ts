@@ -10,8 +10,26 @@ import { goFlags, klog } from './klog.js';
 const PID = 6216;
 /** NewProxier retries the network lookup every second (pkg/proxy/winkernel/proxier.go; windows-facts.md §4). */
 const RETRY_MS = 1000;
-/** The release the emulated binary reports (the program does not see its image's tag). */
+/** The release a kube-proxy.exe outside a versioned image reports (the node profiles' default Kubernetes release). */
 export const KUBE_PROXY_VERSION = 'v1.33.1';
+
+/**
+ * The release the binary is: sig-windows-tools' images fetch `dl.k8s.io/$k8sVersion/bin/windows/amd64/kube-proxy.exe`
+ * and are tagged `$k8sVersion-{flannel,calico}-hostprocess` (hostprocess/*\/kube-proxy/Dockerfile, build.sh), so
+ * the tag names the release.
+ */
+export function kubeProxyVersion(image: string | undefined): string {
+  const tag = image && /:([^:/@]+)(?:@|$)/.exec(image)?.[1];
+  return (tag && /^v\d+\.\d+\.\d+/.exec(tag)?.[0]) || KUBE_PROXY_VERSION;
+}
+
+/** Go's time.Duration.String for a span in milliseconds, as klog prints `elapsed`. */
+export function goDuration(ms: number): string {
+  if (ms <= 0) return '0s';
+  if (ms < 1) return `${+(ms * 1000).toFixed(3)}µs`;
+  if (ms < 1000) return `${+ms.toFixed(6)}ms`;
+  return `${+(ms / 1000).toFixed(9)}s`;
+}
 
 const envVar = (ctx: Ctx, name: string) => Object.entries(ctx.vars).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] ?? '';
 
@@ -20,8 +38,10 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
   const last = (n: string) => flags.get(n)?.at(-1);
   const log = klog(ctx, PID);
   const v = Number(last('v') ?? 0);
+  const version = kubeProxyVersion(ctx.env.image);
+  // component-base/version/verflag: `--version` prints "Kubernetes <gitVersion>" and exits.
   if (last('version') === 'true') {
-    ctx.stdout.write(`Kubernetes ${KUBE_PROXY_VERSION}\n`);
+    ctx.stdout.write(`Kubernetes ${version}\n`);
     return 0;
   }
   // cmd/kube-proxy/app/server_windows.go: --cleanup and --init-only are not implemented on Windows.
@@ -51,7 +71,7 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
     log.s('E', 'proxier.go:692', 'Unable to find HNS Network specified, please check network name and CNI deployment', { hnsNetworkName: networkName });
     await sleep(ctx, RETRY_MS);
   }
-  log.s('I', 'server.go:497', 'Version info', { version: KUBE_PROXY_VERSION });
+  log.s('I', 'server.go:497', 'Version info', { version });
   log.s('I', 'server.go:499', 'Golang settings', { GOGC: '', GOMAXPROCS: '', GOTRACEBACK: '' });
   log.s('I', 'config.go:199', 'Starting service config controller');
   log.f('I', 'shared_informer.go:313', 'Waiting for caches to sync for service config');
@@ -64,5 +84,22 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
   log.f('I', 'shared_informer.go:320', 'Caches are synced for service config');
   log.f('I', 'shared_informer.go:320', 'Caches are synced for endpoint slice config');
   if (v >= 2) log.s('I', 'proxier.go:1187', 'Syncing proxy rules', { hostname });
+  firstSync(ctx, log, v);
   return untilAborted(ctx.signal);
+}
+
+/**
+ * The first syncProxyRules after the caches sync, at the verbosity it is logged (pkg/proxy/winkernel/proxier.go:
+ * V(3) "Syncing Policies", V(4) "Applying Policy" per service port, V(4) "Syncing proxy rules complete" with the
+ * elapsed time). The service ports are those the node's HNS load balancers were programmed for.
+ */
+function firstSync(ctx: Ctx, log: ReturnType<typeof klog>, v: number): void {
+  if (v < 3) return;
+  const start = ctx.env.clock.now();
+  log.s('I', 'proxier.go:1263', 'Syncing Policies');
+  if (v >= 4) {
+    const ports = new Set((ctx.env.hostNetwork?.hnsLoadBalancers?.() ?? []).map((lb) => lb.description.replace(/ \(.*\)$/, '')).filter(Boolean));
+    for (const p of [...ports].sort()) log.s('I', 'proxier.go:1307', 'Applying Policy', { serviceInfo: p });
+    log.s('I', 'proxier.go:1201', 'Syncing proxy rules complete', { elapsed: goDuration(ctx.env.clock.now() - start) });
+  }
 }

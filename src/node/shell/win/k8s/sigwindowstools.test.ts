@@ -126,3 +126,43 @@ test('host-local.exe answers a CNI ADD with the node IPAM\'s address as a CNI re
   delete env.env.CNI_COMMAND;
   assert.equal((await run(env, ['C:\\opt\\cni\\bin\\host-local.exe'])).code, 1);
 });
+
+// sig-windows-tools hostprocess/*/kube-proxy: the image tagged `<k8sVersion>-<cni>-hostprocess` holds the kube-proxy.exe
+// of dl.k8s.io/<k8sVersion>; component-base verflag prints `Kubernetes <version>`.
+test('kube-proxy.exe --version reports the release its image tag names', async () => {
+  for (const [image, want] of [
+    ['docker.io/sigwindowstools/kube-proxy:v1.31.4-flannel-hostprocess', 'Kubernetes v1.31.4\n'],
+    ['docker.io/sigwindowstools/kube-proxy:v1.29.0-calico-hostprocess', 'Kubernetes v1.29.0\n'],
+  ] as const) {
+    const env = hostProcess('sigwindowstools-kube-proxy');
+    env.image = image;
+    const r = await run(env, [`${ROOT}\\kube-proxy\\kube-proxy.exe`, '--version']);
+    assert.equal(r.stdout, want, image);
+    assert.equal(r.code, 0);
+  }
+});
+
+// pkg/proxy/winkernel/proxier.go syncProxyRules: V(3) "Syncing Policies", V(4) "Applying Policy" per service port and
+// "Syncing proxy rules complete" with the elapsed time; the version line follows the image too.
+test('kube-proxy.exe logs its first sync at -v=4, only part of it at -v=3 and none at -v=2', async () => {
+  const sync = async (v: number) => {
+    const env = hostProcess('sigwindowstools-kube-proxy');
+    env.image = 'docker.io/sigwindowstools/kube-proxy:v1.31.4-flannel-hostprocess';
+    env.hostNetwork = { ...env.hostNetwork!, hnsLoadBalancers: () => [
+      { id: 'L1', description: 'default/web:http (ClusterIP)' }, { id: 'L2', description: 'default/web:http (NodePort)' }, { id: 'L3', description: 'kube-system/kube-dns:dns (ClusterIP)' },
+    ] };
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort('SIGTERM'), 200);
+    const r = await run(env, [`${ROOT}\\kube-proxy\\kube-proxy.exe`, `--v=${v}`], { signal: ctl.signal });
+    return r.stderr.trim().split('\n').map((l) => l.replace(/^(\w)\d{4} [\d:.]+ +\d+ [\w.]+:\d+\] /, '$1 '));
+  };
+  const v4 = await sync(4);
+  assert.ok(v4.includes('I "Version info" version="v1.31.4"'));
+  const at = v4.indexOf('I "Syncing Policies"');
+  assert.ok(at > 0, v4.join('\n'));
+  assert.deepEqual(v4.slice(at + 1, at + 4), ['I "Applying Policy" serviceInfo="default/web:http"', 'I "Applying Policy" serviceInfo="kube-system/kube-dns:dns"', 'I "Syncing proxy rules complete" elapsed="0s"']);
+  const v3 = await sync(3);
+  assert.ok(v3.includes('I "Syncing Policies"'));
+  assert.ok(!v3.some((l) => /Applying Policy|Syncing proxy rules complete/.test(l)));
+  assert.ok(!(await sync(2)).some((l) => /Syncing Policies/.test(l)));
+});

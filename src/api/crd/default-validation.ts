@@ -1,0 +1,77 @@
+// Checks the defaults of a CRD's structural schema when the CRD is written: each default must be pruned (no fields its
+// schema does not specify), must validate against its own schema and its x-kubernetes-validations rules, with the
+// errors placed under `…default` (apiextensions-apiserver pkg/apiserver/schema/defaulting/validation.go
+// ValidateDefaults, pkg/apiserver/validation/validation.go kubeOpenAPIResultToFieldErrors).
+
+import { FieldError, fieldErr } from '../errors.js';
+import { cloneJson, jsonEqual } from '../../util/json.js';
+import { GoValue } from '../validation/go-value.js';
+import { validateCelRules } from './cel-validate.js';
+import { goSyntax } from './go-format.js';
+import { pruneObject } from './schema-prune.js';
+import { validateValue } from './schema-validate.js';
+import { itemsOf, type JSONSchemaProps } from './types.js';
+
+/** The fields of an object's root (or of an embedded resource) whose defaults kube checks as metadata. */
+const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
+
+/**
+ * Every error of the defaults in `schema`, the openAPIV3Schema of a CRD version found at `path`. `requirePruned` is
+ * false only on an update of a CRD that already had unpruned defaults (validation.go requirePrunedDefaults).
+ */
+export function validateDefaults(schema: JSONSchemaProps, path: string, requirePruned = true): FieldError[] {
+  const errs: FieldError[] = [];
+  // The schema's root is a resource: its metadata, apiVersion and kind are checked as metadata.
+  walk(schema, path, true, false, requirePruned, errs);
+  return errs;
+}
+
+function walk(s: JSONSchemaProps, path: string, resource: boolean, insideMeta: boolean, requirePruned: boolean, errs: FieldError[]): void {
+  const embedded = resource || s['x-kubernetes-embedded-resource'] === true;
+  if (embedded) insideMeta = false;
+  // A JSON null default is no default (Default.Object == nil).
+  if (s.default !== undefined && s.default !== null) errs.push(...checkDefault(s, `${path}.default`, embedded, insideMeta, requirePruned));
+  // additionalProperties are not followed: defaults are forbidden there.
+  const items = itemsOf(s);
+  if (items) walk(items, `${path}.items`, false, insideMeta, requirePruned, errs);
+  for (const [k, sub] of Object.entries(s.properties ?? {})) {
+    walk(sub, `${path}.properties[${k}]`, false, insideMeta || (embedded && META_FIELDS.has(k)), requirePruned, errs);
+  }
+}
+
+function checkDefault(s: JSONSchemaProps, path: string, embedded: boolean, insideMeta: boolean, requirePruned: boolean): FieldError[] {
+  const value = s.default;
+  const errs: FieldError[] = [];
+  // Metadata defaults are checked as part of the object they land in; the pruning check does not apply to them.
+  if (!insideMeta && requirePruned) {
+    const pruned = cloneJson(value);
+    pruneObject(s, pruned, true, { resource: embedded, keepNulls: true });
+    if (!jsonEqual(pruned, value)) errs.push(fieldErr.invalid(path, badValue(value), 'must not have unknown fields'));
+  }
+  // Schema errors, else rule errors (an else-if chain in kube).
+  const schemaErrs = validateValue(s, value).map((e) => under(path, e));
+  errs.push(...(schemaErrs.length ? schemaErrs : celErrors(s, value, path)));
+  return errs;
+}
+
+/** The default as field.Invalid prints it: scalars as they are, maps and slices with %#v. */
+function badValue(v: unknown): unknown {
+  return typeof v === 'object' && v !== null ? new GoValue(v, goSyntax(v)) : v;
+}
+
+/** An error of the default's own validation, moved under the default's path (errPath.Child(err.Name)). */
+function under(path: string, e: FieldError): FieldError {
+  return new FieldError(e.type, e.field ? `${path}.${e.field}` : path, e.badValue, e.detail);
+}
+
+/**
+ * The schema's x-kubernetes-validations run on the default as on a value at that place (not a resource root), so the
+ * default is checked inside a wrapper property and the wrapper's name is swapped for the default's path.
+ */
+function celErrors(s: JSONSchemaProps, value: unknown, path: string): FieldError[] {
+  const wrapped: JSONSchemaProps = { type: 'object', properties: { d: s } };
+  return validateCelRules(wrapped, { d: value }, undefined).map((e) => {
+    const rest = e.field === 'd' ? '' : e.field.startsWith('d.') ? e.field.slice(1) : e.field.startsWith('d[') ? e.field.slice(1) : `.${e.field}`;
+    return new FieldError(e.type, `${path}${rest}`, e.badValue, e.detail);
+  });
+}

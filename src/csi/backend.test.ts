@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PersistentVolume } from 'kubernetes-types/core/v1.js';
+import { csiPersistentVolume } from '../node/volumes/csi-node.js';
+import { backendVolume, csiBackendKey, hasBackendVolume, persistentVolumeDeleted } from './backend.js';
+import { DISK_DRIVER, SMB_DRIVER } from './drivers.js';
+
+const pv = (driver: string, handle: string, reclaim?: string): PersistentVolume => ({
+  metadata: { name: 'pv' },
+  spec: { csi: { driver, volumeHandle: handle }, ...(reclaim ? { persistentVolumeReclaimPolicy: reclaim } : {}) },
+});
+
+describe('the emulated storage system: DeleteVolume drops a volume\'s data', () => {
+  it('the node mounts a CSI volume under the key the storage system drops', () => {
+    const r = csiPersistentVolume('pv', { driver: SMB_DRIVER.name, volumeHandle: 'h' }, { name: 'n', os: 'linux', kubeletVersion: 'v1.33.0' }, {});
+    assert.deepEqual(r, { key: csiBackendKey(SMB_DRIVER.name, 'h') });
+  });
+
+  // [title, volume, data dropped]
+  const cases: [string, PersistentVolume, boolean][] = [
+    ['Delete on an emulated disk', pv(DISK_DRIVER.name, 'disk-a', 'Delete'), true],
+    ['Delete on an emulated share', pv(SMB_DRIVER.name, 'srv/share#pvc-1##', 'Delete'), true],
+    ['Retain keeps the data', pv(DISK_DRIVER.name, 'disk-b', 'Retain'), false],
+    ['no policy on a PV object means Retain', pv(DISK_DRIVER.name, 'disk-c'), false],
+    ['another vendor\'s driver is not ours to delete', pv('ebs.csi.aws.com', 'vol-1', 'Delete'), false],
+  ];
+  for (const [title, volume, dropped] of cases) {
+    it(title, () => {
+      const key = csiBackendKey(volume.spec!.csi!.driver, volume.spec!.csi!.volumeHandle);
+      const before = backendVolume(key, 'windows', 0);
+      before.root.children.set('old.txt', { kind: 'file', name: 'old.txt', mode: 0o644, uid: 0, gid: 0, mtimeMs: 0, ino: 1, data: Buffer.from('old') });
+      assert.equal(persistentVolumeDeleted(volume), dropped);
+      assert.equal(hasBackendVolume(key), !dropped);
+      // A volume created later with the same handle sees the old files only if the old ones were kept.
+      assert.equal(backendVolume(key, 'windows', 1).root.children.has('old.txt'), !dropped);
+    });
+  }
+});
