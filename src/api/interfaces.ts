@@ -48,6 +48,12 @@ export interface Strategy {
   /** Field-selector fields beyond metadata.name / metadata.namespace. */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;
   /**
+   * Whether a field label may be selected on, when the default (metadata.name, metadata.namespace and the
+   * fieldSelectors) is not the resource's rule: custom resources' ConvertFieldLabel refuses metadata.namespace when
+   * cluster-scoped (apiextensions-apiserver pkg/apiserver/conversion/converter.go).
+   */
+  fieldLabelSupported?(field: string): boolean;
+  /**
    * On the first delete request, before the store decides between removing and marking the object: may add
    * finalizers and conditions (CRDs add customresourcecleanup.apiextensions.k8s.io and Terminating).
    */

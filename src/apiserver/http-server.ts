@@ -204,7 +204,14 @@ export class HttpFrontEnd {
       const sreq = await this.toServerRequest(req);
       const { method } = sreq;
       if (method !== 'GET') sreq.body = await this.readBody(req);
+      // A client that goes away while its request waits in an API Priority and Fairness queue takes it out.
+      // (The response's close: the request's own fires once an HTTP/1.1 body has been read.)
+      const gone = new AbortController();
+      const onClose = () => { if (!res.writableFinished) gone.abort(); };
+      res.once('close', onClose);
+      sreq.signal = gone.signal;
       const out = await this.cfg.api.handleRequest(sreq);
+      res.off('close', onClose);
       if (isStreamedResponse(out)) {
         await this.relay(req, res, out);
         return;

@@ -9,6 +9,7 @@ import type { WatchSink } from './watch.js';
 import type { KubeletClientTls, KubeletProxyResponse } from './kubelet-proxy.js';
 import type { RequestInfo } from './request-info.js';
 import type { ImpersonationRequest } from './authz/impersonation.js';
+import type { WithdrawnLocalApis } from './aggregator/withdrawn.js';
 
 export interface ServerRequest extends ApiRequest {
   user?: UserInfo;
@@ -136,4 +137,6 @@ export interface AggregationSource {
   apis(): readonly AggregatedApi[];
   /** Higher first; groups without a rank keep their place after the ranked ones. */
   groupRank(group: string): number | undefined;
+  /** Built-in group/versions whose Local APIService is deleted, when there are any: left out of /apis discovery. */
+  withdrawn?(): WithdrawnLocalApis | undefined;
 }

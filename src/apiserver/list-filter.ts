@@ -14,7 +14,8 @@ export function listFilter(decl: ResourceDecl, labelSel?: string, fieldSel?: str
     const extra = decl.strategy.fieldSelectors ?? {};
     if (fields) {
       for (const r of fields.requirements) {
-        if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !(r.field in extra)) {
+        const supported = decl.strategy.fieldLabelSupported;
+        if (supported ? !supported(r.field) : r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !(r.field in extra)) {
           throw StatusError.badRequest(unsupportedFieldMessage(r.field));
         }
       }

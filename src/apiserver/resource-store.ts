@@ -13,6 +13,7 @@ import { cloneJson, jsonEqual } from '../util/json.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { carrySystemMeta, generateName, newUid } from './object-meta.js';
 import { settle } from './settle.js';
+import { rememberStoredText } from '../util/stored-text.js';
 
 export interface ListParams {
   filter?: (obj: KubeObject) => boolean;
@@ -97,6 +98,7 @@ export class ResourceStore {
       obj.metadata.resourceVersion = String(kv.modRevision);
       obj = settle(obj);
       this.parsed.set(kv, obj);
+      if (!this.decl.storedAs) rememberStoredText(obj, kv.value);
     }
     return obj;
   }

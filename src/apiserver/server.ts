@@ -20,6 +20,7 @@ import { aggregatedDiscovery, aggregatedResourceList, apiGroup, apiGroupList, ap
 import { fetchKubelet, isKubeletProxy, kubeletErrorStatus, type KubeletClientTls, type KubeletTarget } from './kubelet-proxy.js';
 import { isStreamedResponse, type WatchResponse } from './interfaces.js';
 import { settleStreamed } from './aggregator/stream-relay.js';
+import { withoutWithdrawnDiscovery, withoutWithdrawnGroups } from './aggregator/withdrawn.js';
 import type { AggregatedApi, AggregationSource, OpenApiProvider, Patcher, ServerRequest, ServerResponse, StorageHook } from './interfaces.js';
 import { chooseDiscovery, chooseRendering } from './negotiate.js';
 import { ProcessMetrics } from './process-metrics.js';
@@ -106,7 +107,11 @@ export class ApiServer {
     };
     this.handler = new ResourceHandler(this, cfg);
     this.staticAggregated = cfg.aggregated ?? [];
-    if (cfg.flowControl !== false) this.flowControl = new FlowControl(cfg.flowControl ?? {});
+    if (cfg.flowControl !== false) {
+      // Lists are charged by the objects stored for their resource: the watch cache's size.
+      const objectCount = (group: string, resource: string) => this.storeFor(group, resource)?.cache.size();
+      this.flowControl = new FlowControl({ objectCount, ...cfg.flowControl });
+    }
   }
 
   /** The APIs beside the registry now: in-process ones, then what the aggregation layer's APIServices serve. */
@@ -259,8 +264,8 @@ export class ApiServer {
     // (server/config.go DefaultBuildHandlerChain), so refusals carry its headers too.
     const fc = this.flowControl;
     if (!fc) return this.dispatch(req, path, info);
-    return fc.serve(info, req.method, req.user ?? SYSTEM_USER, first(req.query?.timeout),
-      () => this.dispatch(req, path, info).catch((err: unknown) => errorResponse(err, this.cfg.logger)));
+    return fc.serve(info, req.method, req.user ?? SYSTEM_USER, req.query,
+      () => this.dispatch(req, path, info).catch((err: unknown) => errorResponse(err, this.cfg.logger)), req.signal);
   }
 
   private async dispatch(req: ServerRequest, path: string, info: RequestInfo): Promise<ServerResponse> {
@@ -307,7 +312,8 @@ export class ApiServer {
       const segs = path.split('/').filter(Boolean);
       if (segs.length === 2) {
         const g = apiGroup(this.registry, this.aggregated, segs[1]);
-        if (g) return json(200, g);
+        const w = this.cfg.aggregation?.withdrawn?.();
+        if (g) return json(200, w ? withoutWithdrawnGroups(g, w, true) : g);
       } else if (segs.length === 3 && this.registry.hasGroupVersion(segs[1], segs[2])) {
         return json(200, apiResourceList(this.registry, segs[1], segs[2]));
       } else if (segs.length === 3 && this.aggregatedApi(segs[1], segs[2])) {
@@ -319,11 +325,15 @@ export class ApiServer {
 
   private discoveryRoot(req: ServerRequest, core: boolean): ServerResponse {
     const form = chooseDiscovery(req.accept);
+    // Built-in group/versions whose Local APIService was deleted are not listed (aggregator/withdrawn.ts).
+    const w = core ? undefined : this.cfg.aggregation?.withdrawn?.();
     if (form === 'v2' || form === 'v2beta1') {
-      return { status: 200, body: aggregatedDiscovery(this.registry, core, form, this.aggregated, this.rank), contentType: DISCOVERY_CONTENT_TYPES[form] };
+      const doc = aggregatedDiscovery(this.registry, core, form, this.aggregated, this.rank);
+      return { status: 200, body: w ? withoutWithdrawnDiscovery(doc, w) : doc, contentType: DISCOVERY_CONTENT_TYPES[form] };
     }
     if (!form) throw StatusError.notAcceptable('only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
     // kubectl 1.27.0/1.27.1 compare this content type as an exact string: no charset.
+    if (w) return json(200, withoutWithdrawnGroups(apiGroupList(this.registry, this.aggregated, this.rank), w));
     return json(200, core ? apiVersions(this.serverAddress) : apiGroupList(this.registry, this.aggregated, this.rank));
   }
 

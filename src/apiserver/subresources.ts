@@ -11,7 +11,7 @@ import { refusePatchType, type RequestContext, type ResourceHandler } from './re
 import { rfc3339Seconds } from '../util/clock.js';
 import { json } from './server.js';
 import { checkKind, checkTypes, decodeObject } from './request-body.js';
-import { writeHooks } from './write-hooks.js';
+import { trackManagedFields } from './write-hooks.js';
 import type { AdmissionAttributes } from './admission/interfaces.js';
 import { addWarnings } from './admission/warnings.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -92,38 +92,86 @@ function toScale(obj: KubeObject, s: ScaleDecl): KubeObject {
   };
 }
 
+/** The kind a scale subresource's object has in every version winkube serves (ScaleREST.GroupVersionKind). */
+export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+/**
+ * ValidateScale (pkg/apis/autoscaling/validation): replicas a non-negative integer, as the registry checks it after
+ * mutating admission (scaleUpdatedObjectInfo.UpdatedObject).
+ */
+function validateScale(desired: KubeObject, name: string): number {
+  const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw StatusError.invalid('autoscaling', 'Scale', name, [fieldErr.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+  }
+  return replicas;
+}
+
+/**
+ * The scale subresource (deployments, replicasets, statefulsets, replicationcontrollers, custom resources): the
+ * request's Scale is worked out against the current object's Scale, mutating admission runs on that autoscaling/v1
+ * Scale (old Scale beside it), its replicas go into the parent, and validating admission sees the Scales of the new
+ * and the old parent (pkg/registry/apps/deployment/storage/storage.go ScaleREST.Update, scaleUpdatedObjectInfo,
+ * toScaleUpdateValidation; apiextensions-apiserver's customresource ScaleREST alike).
+ */
 async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string | undefined, s: ScaleDecl): Promise<ServerResponse> {
-  const { info, rs } = ctx;
+  const { info, rs, decl } = ctx;
   if (info.verb === 'get') return json(200, toScale(await rs.get(namespace, info.name), s));
-  if (info.verb !== 'update' && info.verb !== 'patch') throw StatusError.methodNotAllowed(info.verb, ctx.decl.group, `${ctx.decl.plural}/scale`);
-  let pinned: string | undefined;
-  const updated = await rs.update(namespace, info.name, (current) => {
+  if (info.verb !== 'update' && info.verb !== 'patch') throw StatusError.methodNotAllowed(info.verb, decl.group, `${decl.plural}/scale`);
+  const admission = (object: KubeObject, oldObject: KubeObject): AdmissionAttributes => ({
+    operation: 'UPDATE', decl, namespace: namespace ?? '', name: info.name, subresource: 'scale', object, oldObject,
+    kind: SCALE_KIND, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+  });
+  const updated = await rs.update(namespace, info.name, async (current) => {
     let desired: KubeObject;
     const scaleNow = toScale(current, s);
     if (info.verb === 'update') {
       const body = decodeObjectBody(cloneJson(decodeBody(ctx.req.body, ctx.req.contentType)), 'Scale');
       desired = checkTypes(ctx, checkKind(h, ctx, body as KubeObject, 'Scale', 'autoscaling/v1'), 'decode', SCALE);
-      pinned = desired.metadata.resourceVersion || undefined;
-      if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(ctx.decl.group, ctx.decl.plural, info.name);
+      const pinned = desired.metadata.resourceVersion || undefined;
+      if (pinned && pinned !== current.metadata.resourceVersion) throw StatusError.staleResourceVersion(decl.group, decl.plural, info.name);
     } else {
       const type = patchTypeOf(ctx.req.contentType);
       refusePatchType(ctx, type);
       if (type === 'apply') throw StatusError.unsupportedMediaType('application/apply-patch+yaml');
       const patch = decodeBody(ctx.req.body, ctx.req.contentType, true);
       if (patch === undefined) throw StatusError.badRequest('the body of the request was empty');
-      desired = h.cfg.patcher.apply(type, scaleNow, patch, ctx.decl);
+      desired = h.cfg.patcher.apply(type, cloneJson(scaleNow), patch, decl);
       if (typeof desired !== 'object' || desired === null || Array.isArray(desired)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
       checkTypes(ctx, desired, 'patch', SCALE, type === 'strategic' ? JSON.stringify(patch) : undefined);
     }
-    const replicas = (desired.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-      throw StatusError.invalid('autoscaling', 'Scale', info.name, [fieldErr.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    // The update handler's admit transformer: the Scale as decoded, the namespace and name the request's.
+    desired = { ...desired, kind: SCALE.kind, apiVersion: SCALE.apiVersion, metadata: { ...desired.metadata, name: info.name, ...(namespace ? { namespace } : {}) } };
+    const attrs = admission(desired, scaleNow);
+    try {
+      await h.cfg.admission?.admit(attrs, h.server.lookup);
+    } finally {
+      addWarnings(ctx.headers, attrs.warnings);
+    }
+    desired = attrs.object!;
+    const replicas = validateScale(desired, info.name);
+    if (desired.metadata?.uid && desired.metadata.uid !== current.metadata.uid) {
+      throw StatusError.uidPreconditionFailed(decl.group, `${decl.plural}/scale`, info.name, desired.metadata.uid, current.metadata.uid);
     }
     setPath(current as Record<string, unknown>, s.specReplicasPath, replicas);
     return current;
-  }, writeHooks(h, ctx, 'UPDATE', namespace, 'scale'), { dryRun: ctx.dryRun, subresource: 'scale' });
+  }, {
+    // The parent's own validation, then validating admission on the Scales of the new and the old parent.
+    validate: async (obj, old) => {
+      const sctx = { now: h.cfg.clock.now(), subresource: 'scale' };
+      const errs = [...(decl.strategy.validate?.(obj) ?? []), ...(old ? decl.strategy.validateUpdate?.(obj, old, sctx) ?? [] : [])];
+      if (errs.length) throw StatusError.invalid(decl.group, decl.kind, obj.metadata.name ?? '', errs);
+      const attrs = admission(toScale(obj, s), toScale(old ?? obj, s));
+      try {
+        await h.cfg.admission?.validate(attrs, h.server.lookup);
+      } finally {
+        addWarnings(ctx.headers, attrs.warnings);
+      }
+      trackManagedFields(h, ctx, obj, old, 'scale');
+    },
+  }, { dryRun: ctx.dryRun, subresource: 'scale' });
   return json(200, toScale(updated, s));
 }
 
@@ -133,23 +181,31 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
  * passing the pods store.
  */
 export async function bind(h: ResourceHandler, ctx: RequestContext, namespace: string, legacy?: { pods: RequestContext['rs'] }): Promise<ServerResponse> {
-  const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as {
-    metadata?: { name?: string; uid?: string }; target?: { name?: string; kind?: string };
-  };
-  const name = legacy ? body.metadata?.name ?? '' : ctx.info.name;
-  // NamespaceKeyFunc's refusal of a key without a name.
-  if (!name) throw StatusError.badRequest('Name parameter required.');
-  const pods = legacy?.pods ?? ctx.rs;
-  if (body.metadata?.name && body.metadata.name !== name) {
-    throw StatusError.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+  const body = checkTypes(ctx, decodeObjectBody(decodeBody(ctx.req.body, ctx.req.contentType), 'Binding'), 'decode', BINDING) as BindingBody;
+  // The create handler: EnsureObjectNamespaceMatchesRequestNamespace before admission (handlers/create.go).
+  if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
+    throw StatusError.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  // The legacy `bindings` resource is admitted as itself (resource bindings, no subresource).
-  const bound = await admitBinding(h, ctx, namespace, name, body, legacy ? '' : 'binding');
+  // Only pods/binding keeps the request's uid as a precondition (SubresourceObjectMetaPreserver); the legacy resource
+  // is no subresource, so WipeObjectMetaSystemFields drops it.
+  if (legacy && body.metadata?.uid) body.metadata = { ...body.metadata, uid: undefined };
+  const pods = legacy?.pods ?? ctx.rs;
+  // The legacy `bindings` resource is admitted as itself (resource bindings, no subresource), named by its object.
+  const bound = await admitBinding(h, ctx, namespace, legacy ? body.metadata?.name ?? '' : ctx.info.name, body, legacy ? '' : 'binding');
+  // LegacyBindingREST passes the (admitted) object's own name, so only pods/binding can disagree with its URL.
+  const name = legacy ? bound.metadata?.name ?? '' : ctx.info.name;
+  if (name !== (bound.metadata?.name ?? '')) throw StatusError.badRequest('name in URL does not match name in Binding object');
+  // ValidatePodBinding (pkg/apis/core/validation): a Node target, named.
   const node = bound.target?.name;
-  if (!node) throw StatusError.invalid('', 'Binding', name, [fieldErr.required('target.name', '')]);
+  const errs = [];
+  if (bound.target?.kind && bound.target.kind !== 'Node') errs.push(fieldErr.notSupported('target.kind', bound.target.kind, ['Node', '<empty>']));
+  if (!node) errs.push(fieldErr.required('target.name', ''));
+  if (errs.length || !node) throw StatusError.invalid('', 'Binding', name, errs);
   // BindingREST.Create: validating admission (webhooks, policies) after ValidatePodBinding, on a copy.
   await h.cfg.admission?.validate({ ...bound.attrs, object: cloneJson(bound.attrs.object!) }, h.server.lookup);
   addWarnings(ctx.headers, bound.attrs.warnings);
+  // NamespaceKeyFunc refuses a key without a name (a legacy Binding that names no pod), after admission.
+  if (!name) throw StatusError.badRequest('Name parameter required.');
   // Copy-on-write: only spec and status.conditions change, so the rest of the pod is shared with the stored one.
   await pods.update(namespace, name, (pod) => {
     const spec = (pod.spec ?? {}) as { nodeName?: string; schedulingGates?: unknown[] };

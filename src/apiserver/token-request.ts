@@ -55,14 +55,25 @@ export function validateTokenRequestSpec(expirationSeconds: number): FieldError[
  */
 function admissionObject(body: TokenRequestBody, namespace: string): KubeObject {
   const { creationTimestamp: _c, uid: _u, deletionTimestamp: _d, deletionGracePeriodSeconds: _g, selfLink: _s, ...meta } = (cloneJson(body.metadata ?? {}) as Record<string, unknown>);
-  const spec = cloneJson(body.spec ?? {}) as Record<string, unknown>;
+  const spec = cloneJson(body.spec ?? {});
+  const status = (body as { status?: { token?: unknown; expirationTimestamp?: unknown } }).status;
   return {
     kind: TOKEN_REQUEST.kind, apiVersion: TOKEN_REQUEST.apiVersion,
     metadata: { ...meta, namespace: (meta.namespace as string | undefined) || namespace },
-    spec: { audiences: spec.audiences ?? null, ...spec, expirationSeconds: spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS },
-    status: {},
+    spec: wireSpec(spec.audiences, spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS, spec.boundObjectRef),
+    status: { token: typeof status?.token === 'string' ? status.token : '', expirationTimestamp: status?.expirationTimestamp ?? null },
   } as KubeObject;
 }
+
+/**
+ * TokenRequestSpec and TokenRequestStatus as authentication/v1 serialises them: none of their fields is omitempty,
+ * so an absent audience list or bound object is `null` and an empty status is `{"token":"","expirationTimestamp":null}`.
+ */
+function wireSpec(audiences: unknown, expirationSeconds: unknown, boundObjectRef: unknown): Record<string, unknown> {
+  return { audiences: audiences ?? null, expirationSeconds, boundObjectRef: boundObjectRef ?? null };
+}
+
+const EMPTY_STATUS = (): Record<string, unknown> => ({ token: '', expirationTimestamp: null });
 
 const refOf = (o: KubeObject): ObjectRef => ({ name: o.metadata.name ?? '', uid: o.metadata.uid ?? '' });
 
@@ -102,8 +113,9 @@ export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext
   // filled in, the creation time set and the status cleared.
   const completed = cloneJson(req) as unknown as KubeObject & { spec?: Record<string, unknown> };
   completed.metadata = { ...completed.metadata, name: completed.metadata?.name || name, namespace: completed.metadata?.namespace || namespace, creationTimestamp: rfc3339(now) };
-  completed.spec = { ...completed.spec, audiences, expirationSeconds };
-  (completed as Record<string, unknown>).status = {};
+  completed.spec = wireSpec(audiences, expirationSeconds, completed.spec?.boundObjectRef);
+  // token.go clears the status before validation.
+  (completed as Record<string, unknown>).status = EMPTY_STATUS();
   try {
     await h.cfg.admission?.validate({ ...attrs, object: completed }, h.server.lookup);
   } finally {
@@ -163,8 +175,7 @@ export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext
     namespace, serviceAccount: refOf(sa), pod: pod && refOf(pod), secret: secret && refOf(secret), node,
     audiences, expirationSeconds: exp, warnAfterSeconds: warnAfter, nowMs: now,
   }));
-  const spec: Record<string, unknown> = { audiences, expirationSeconds };
-  if (ref) spec.boundObjectRef = ref;
+  const spec = wireSpec(audiences, expirationSeconds, ref);
   return json(201, {
     kind: 'TokenRequest', apiVersion: `${GROUP}/v1`,
     metadata: { name, namespace, uid: sa.metadata.uid, creationTimestamp: rfc3339(now) },

@@ -5,7 +5,8 @@ import { StatusError } from '../api/errors.js';
 import type { KubeObject, WatchEvent } from '../api/types.js';
 import { StoreError, type StoreEvent, type WatchHandle } from '../storage/interfaces.js';
 import type { Clock, Timer } from '../util/clock.js';
-import { convertingSink } from './crd/conversion-sink.js';
+import { convertedWatch } from './crd/conversion-sink.js';
+import { rememberStoredText, storedTextOf } from '../util/stored-text.js';
 import type { ResourceStore } from './resource-store.js';
 
 export interface WatchSink {
@@ -34,8 +35,9 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
   let handle: WatchHandle | undefined;
   let closed = false;
   const timers: Timer[] = [];
-  // Custom resources converted by a webhook: each event's object in this watch's version, in order.
-  if (rs.converts) sink = convertingSink(sink, async (o) => (await rs.served([o]))[0], () => stop());
+  // Custom resources converted by a webhook: each event's object in this watch's version, selected there, in order.
+  const converted = rs.converts ? convertedWatch(rs, filter, sink, () => stop()) : undefined;
+  if (converted) sink = converted.sink;
   const stop = () => {
     if (closed) return;
     closed = true;
@@ -46,6 +48,7 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
 
   const onEvent = (ev: StoreEvent) => {
     if (closed) return;
+    if (converted) return converted.change(ev);
     const out = toWatchEvent(rs, ev, filter);
     if (out) sink.send(out);
   };
@@ -57,7 +60,8 @@ export async function startWatch(rs: ResourceStore, params: WatchParams, sink: W
     after = rs.cache.revision();
     for (const kv of rs.cache.list(prefix)) {
       const obj = rs.decode(kv);
-      if (match(obj)) sink.send({ type: 'ADDED', object: obj });
+      if (converted) converted.initial(obj);
+      else if (match(obj)) sink.send({ type: 'ADDED', object: obj });
     }
     if (params.sendInitialEvents && params.allowWatchBookmarks) {
       sink.send(bookmark(rs, after, { 'k8s.io/initial-events-end': 'true' }));
@@ -117,7 +121,10 @@ function toWatchEvent(rs: ResourceStore, ev: StoreEvent, match: ((o: KubeObject)
   if (ev.type === 'delete') {
     const last = rs.decode(ev.kv);
     if (match && !match(last)) return undefined;
-    const obj = { ...last, metadata: { ...last.metadata, resourceVersion: String(ev.revision) } };
+    const obj = Object.freeze({ ...last, metadata: Object.freeze({ ...last.metadata, resourceVersion: String(ev.revision) }) });
+    // The same stored text as the last state: only the resourceVersion differs, which travels beside it.
+    const text = storedTextOf(last);
+    if (text !== undefined) rememberStoredText(obj, text);
     return { type: 'DELETED', object: obj };
   }
   const cur = rs.decode(ev.kv);

@@ -91,7 +91,7 @@ export function writeHooks(h: ResourceHandler, ctx: RequestContext, operation: O
  */
 const UNTRACKED_CREATES = new Set(['pods', 'events', 'leases', 'endpoints', 'endpointslices']);
 
-function trackManagedFields(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined, subresource: string): void {
+export function trackManagedFields(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined, subresource: string): void {
   const named = first(ctx.req.query?.fieldManager);
   const createdByAgent = !old && !subresource && !!ctx.req.userAgent && !UNTRACKED_CREATES.has(ctx.decl.plural);
   if (!h.cfg.patcher.trackUpdate || (!named && !old?.metadata.managedFields && !createdByAgent)) return;

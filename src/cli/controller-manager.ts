@@ -19,6 +19,7 @@ interface Opts extends LeaderElectionFlags {
   rootCaFile?: string;
   nodeMonitorGracePeriod: number;
   horizontalPodAutoscalerSyncPeriod: number;
+  legacyServiceAccountTokenCleanUpPeriod: number;
   logLevel: LogLevel;
 }
 
@@ -45,10 +46,12 @@ export function controllerManagerCommand(): Command {
     .option('--cluster-signing-key-file <file>', 'its private key')
     .option('--root-ca-file <file>', 'CA published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s CA)')
     .addOption(durationOption('--node-monitor-grace-period <duration>', 'how long a silent node stays Ready', '50s'))
-    .addOption(durationOption('--horizontal-pod-autoscaler-sync-period <duration>', 'how often HPAs are evaluated', '15s'));
+    .addOption(durationOption('--horizontal-pod-autoscaler-sync-period <duration>', 'how often HPAs are evaluated', '15s'))
+    .addOption(durationOption('--legacy-service-account-token-clean-up-period <duration>', 'how long an unused auto-generated token Secret lives before it is marked invalid, and again before it is deleted', '8760h0m0s'));
   addLeaderElection(cmd, 'kube-controller-manager');
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {
+    if (!(o.legacyServiceAccountTokenCleanUpPeriod > 0)) throw new InvalidArgumentError('--legacy-service-account-token-clean-up-period must be greater than 0');
     if (!!o.clusterSigningCertFile !== !!o.clusterSigningKeyFile) throw new InvalidArgumentError('--cluster-signing-cert-file and --cluster-signing-key-file go together');
     const clusterSigning = o.clusterSigningCertFile && o.clusterSigningKeyFile
       ? { cert: read('--cluster-signing-cert-file', o.clusterSigningCertFile), key: read('--cluster-signing-key-file', o.clusterSigningKeyFile) }
@@ -70,6 +73,7 @@ export function controllerManagerCommand(): Command {
           controlPlane: { client: () => client }, controllerClients, clock, logger, profiles: [], run: { controllers: true, scheduler: false, nodes: false },
           rootCA, clusterSigning, controllers: o.controllers, progress: (s) => process.stdout.write(`  ✓ ${s}\n`),
           nodeLifecycle: { monitorGracePeriodMs: o.nodeMonitorGracePeriod }, podAutoscaler: { syncPeriodMs: o.horizontalPodAutoscalerSyncPeriod },
+          legacyTokenCleanUpPeriodMs: o.legacyServiceAccountTokenCleanUpPeriod,
         });
       },
     });

@@ -22,6 +22,7 @@ interface Opts {
   fleet?: string;
   nodeName?: string;
   dataDir: string;
+  volumeDir?: string;
   kubeletServer: boolean;
   logLevel: LogLevel;
 }
@@ -44,6 +45,7 @@ export function nodeCommand(): Command {
     .option('--fleet <file>', 'the nodes to emulate (YAML or JSON, docs/node-profiles.md); the default fleet when absent')
     .option('--node-name <name>', 'the identity a join asks a certificate for (system:node:<name>); the fleet\'s first node by default')
     .option('--data-dir <dir>', 'where the agent keeps kubelet.conf and its serving certificate', '.winkube-node')
+    .option('--volume-dir <dir>', 'where NFS/SMB shares and CSI disks keep their data; agents given one directory share it (default <data-dir>/volumes; `winkube up` uses its <data-dir>/volumes)')
     .option('--no-kubelet-server', 'do not serve logs, exec and port-forward (no serving certificate is requested)');
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {
@@ -75,6 +77,7 @@ export function nodeCommand(): Command {
       kubeletServerTls: serving ? { ...serving, ca: creds.ca } : undefined,
       apiServer: settings.advertised && creds.ca ? { ...settings.advertised, url: creds.transport.server, ca: creds.ca } : undefined,
       serviceCidrs: settings.serviceCidrs, progress: (s) => say(`  ✓ ${s}`),
+      volumeDir: o.volumeDir ? resolve(o.volumeDir) : resolve(dataDir, 'volumes'),
     });
     say(`winkube node: ${running.nodeCount} nodes joined to ${creds.transport.server}`);
     await serveUntilSignal('node', () => running.stop());

@@ -31,6 +31,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
   { name: 'authorization-mode', type: 'string', help: `kube-apiserver's: ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (winkube serves Node, RBAC, AlwaysAllow and AlwaysDeny)`, default: DEFAULT_AUTHORIZATION_MODES.join(','), placeholder: 'MODES' },
   { name: 'threads', type: 'boolean', help: 'run the scheduler, the controller-manager and the node agent in worker threads beside the API server, so they use a second core; --threads=false keeps them on the API server\'s thread', default: true },
+  { name: 'legacy-service-account-token-clean-up-period', type: 'string', help: 'kube-controller-manager\'s: how long an auto-generated ServiceAccount token Secret may go unused before the legacy token cleaner marks it invalid, and how long it then stays before it is deleted', default: '8760h0m0s', placeholder: 'DURATION' },
   { name: 'node-monitor-grace-period', type: 'string', help: 'kube-controller-manager\'s: how long a node\'s kubelet may stay silent (no Lease renewal, no status) before the node is NotReady; keep it above the kubelets\' 10s Lease renewal plus the 5s monitor period', default: '50s', placeholder: 'DURATION' },
 ];
 
@@ -103,6 +104,12 @@ export const upCommand: Command = {
     } catch (err) {
       throw new UsageError(`invalid --horizontal-pod-autoscaler-sync-period: ${(err as Error).message}`);
     }
+    let legacyTokenCleanUpPeriodMs: number;
+    try {
+      legacyTokenCleanUpPeriodMs = positiveDuration(flags['legacy-service-account-token-clean-up-period'] as string);
+    } catch (err) {
+      throw new UsageError(`invalid --legacy-service-account-token-clean-up-period: ${(err as Error).message}`);
+    }
     const logger = createLogger({ level });
     const store = storage === 'etcd' ? new EtcdStore({ endpoints, logger: logger.child('storage/etcd') }) : undefined;
     if (store) {
@@ -134,7 +141,7 @@ export const upCommand: Command = {
     if (!Number.isInteger(dnsPort) || dnsPort < 0 || dnsPort > 65535) throw new UsageError(`invalid --dns-port ${dnsPort}`);
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
-      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, serviceCidr,
+      dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, legacyTokenCleanUpPeriodMs, serviceCidr,
       gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes,
       threads: flags.threads ? { logLevel: level } : undefined,
     });
@@ -167,3 +174,10 @@ export const upCommand: Command = {
     return 0;
   },
 };
+
+/** A Go duration above zero (the legacy token cleaner refuses others: `invalid CleanUpPeriod`). */
+function positiveDuration(text: string): number {
+  const ms = parseGoDuration(text);
+  if (!(ms > 0)) throw new Error('must be greater than 0');
+  return ms;
+}

@@ -18,6 +18,8 @@ export interface ApiRequest {
    * (the answer may be the server's frozen object). HTTP has nothing to skip. For hot fire-and-forget writes.
    */
   handOver?: boolean;
+  /** Aborts when the caller gives up (HTTP: the client closed the request); a request API Priority and Fairness still queues then leaves its queue. */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse {

@@ -46,6 +46,8 @@ export interface ClusterConfig {
   nodeMonitorGracePeriodMs?: number;
   /** kube-controller-manager's --horizontal-pod-autoscaler-sync-period, in ms (15 s when absent). */
   hpaSyncPeriodMs?: number;
+  /** kube-controller-manager's --legacy-service-account-token-clean-up-period, in ms (a year when absent). */
+  legacyTokenCleanUpPeriodMs?: number;
   /** Service CIDRs, primary first (one per family; two make Services dual-stack); DEFAULT_SERVICE_CIDR when absent. */
   serviceCidr?: string | readonly string[];
   /** Which components run beside the API server (all when absent); `winkube apiserver` runs none. */
@@ -150,8 +152,11 @@ export class Cluster {
       apiServer: { ...this.controlPlane.advertised, url: this.serverUrl, ca: this.pki.ca.cert },
       serviceCidrs: String(this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR).split(',').map((c) => c.trim()),
       run: this.cfg.components, threads: this.cfg.threads, publish: this.cfg.publish,
+      // Network volume data (NFS/SMB shares, CSI disks) on disk, where `winkube node --volume-dir` agents can share it.
+      volumeDir: join(this.cfg.dataDir, 'volumes'),
       ...(this.cfg.nodeMonitorGracePeriodMs !== undefined ? { nodeLifecycle: { monitorGracePeriodMs: this.cfg.nodeMonitorGracePeriodMs } } : {}),
       ...(this.cfg.hpaSyncPeriodMs !== undefined ? { podAutoscaler: { syncPeriodMs: this.cfg.hpaSyncPeriodMs } } : {}),
+      legacyTokenCleanUpPeriodMs: this.cfg.legacyTokenCleanUpPeriodMs,
     });
     // The scheduler and controller-manager run here: their state answers `kubectl get componentstatuses`.
     if (this.components.running.scheduler) this.controlPlane.componentStatus.setLocal('scheduler', this.components.running.scheduler);

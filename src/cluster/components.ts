@@ -69,6 +69,8 @@ export interface ComponentsConfig {
   publish?: PortMapping[];
   /** Which components to run (all by default). */
   run?: { controllers?: boolean; scheduler?: boolean; nodes?: boolean };
+  /** Where the node agent keeps network volume data (shared with other agents pointed at it); memory when absent. */
+  volumeDir?: string;
   /**
    * Run the scheduler, the controller-manager and the node agent in worker threads (`winkube up --threads`), their
    * loggers at this level; all in this thread when absent.
@@ -78,6 +80,8 @@ export interface ComponentsConfig {
   nodeLifecycle?: Partial<NodeLifecycleConfig>;
   /** The horizontal pod autoscaler's settings (--horizontal-pod-autoscaler-sync-period). */
   podAutoscaler?: ControllerManagerOptions['podAutoscaler'];
+  /** --legacy-service-account-token-clean-up-period in ms. */
+  legacyTokenCleanUpPeriodMs?: number;
 }
 
 export interface RunningComponents {
@@ -115,6 +119,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
       options: {
         rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers,
         nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler, podEventBatchMs: POD_EVENT_BATCH_MS,
+        legacyTokenCleanUpPeriodMs: cfg.legacyTokenCleanUpPeriodMs,
       },
       logger: logger.child('controller-manager'), logLevel: cfg.threads.logLevel,
     });
@@ -125,7 +130,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
     const clients = cfg.controllerClients ?? inProcessClientBuilder((user, userAgent) => controlPlane.client(user, userAgent));
     const cm = new ControllerManager({
       client: clients.own, clients, clock, logger: logger.child('controller-manager'), rootCA: cfg.rootCA, clusterSigning: cfg.clusterSigning, serviceAccountTokenSigner: cfg.serviceAccountTokenSigner, controllers: cfg.controllers, nodeLifecycle: cfg.nodeLifecycle, podAutoscaler: cfg.podAutoscaler,
-      podEventBatchMs: POD_EVENT_BATCH_MS,
+      podEventBatchMs: POD_EVENT_BATCH_MS, legacyTokenCleanUpPeriodMs: cfg.legacyTokenCleanUpPeriodMs,
       recorder: (component, client) => createEventRecorder({ client, clock, logger, component }),
     });
     await cm.start();
@@ -162,7 +167,7 @@ export async function startComponents(cfg: ComponentsConfig): Promise<RunningCom
   }
   if (run.nodes && profiles.length) {
     const client = controlPlane.client({ name: NODE_AGENT_USER, groups: [NODE_AGENTS_GROUP, ...AUTHENTICATED] });
-    const options = { profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer,
+    const options = { profiles, serverTls: cfg.kubeletServerTls, apiServer: cfg.apiServer, volumeDir: cfg.volumeDir,
       serviceCIDR: cfg.serviceCidrs?.find((c) => !c.includes(':')), serviceCIDRv6: cfg.serviceCidrs?.find((c) => c.includes(':')) };
     const windows = profiles.filter((p) => p.os === 'windows').length;
     const ready = `${profiles.length} nodes Ready (${profiles.length - windows} Linux, ${windows} Windows)`;

@@ -36,7 +36,7 @@ import { CrdController } from '../apiserver/crd/crd-controller.js';
 import { Aggregator } from '../apiserver/aggregator/aggregator.js';
 import { METRICS_SERVER_NAME, METRICS_SERVER_NAMESPACE } from '../apiserver/metrics/addon.js';
 import { createAuthentication, type Authentication } from '../apiserver/authn/index.js';
-import { ensureLegacyTokenTracking } from '../apiserver/authn/legacy-token-tracking.js';
+import { LegacyTokenTrackingController } from '../apiserver/authn/legacy-token-tracking.js';
 import { LAST_USED_LABEL } from '../apiserver/authn/service-account-authenticator.js';
 import { ephemeralServiceAccountKeys, loadOrCreateServiceAccountKeys, type ServiceAccountKeys } from '../apiserver/authn/service-account-keys.js';
 import { R } from '../client/resources.js';
@@ -82,6 +82,7 @@ export class ControlPlane {
   /** Rebuilds the stored ClusterIP and NodePort bitmaps from the Services: at start, then every 3 minutes. */
   readonly allocationRepair: AllocationRepair;
   private crds?: CrdController;
+  private legacyTokenTracking?: LegacyTokenTrackingController;
   /** The API server's way to Services in the cluster: admission and conversion webhooks, APIServices. */
   private readonly egress: ClusterEgress;
   /** kube-aggregator: APIServices, their availability, and the groups they proxy. */
@@ -109,6 +110,9 @@ export class ControlPlane {
     this.allocator = new ServiceAllocator({
       store: this.store, serviceCidr: cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR, nodePortRange: cfg.nodePortRange ?? DEFAULT_NODE_PORT_RANGE,
       logger: cfg.logger.child('service-allocator'), ipAddresses,
+      // MultiCIDRServiceAllocator: ClusterIPs from every ready ServiceCIDR, read from the watch cache.
+      serviceCIDRs: () => this.api.lookup.list('networking.k8s.io', 'servicecidrs'),
+      ipAddressExists: (ip) => !!this.api.lookup.get('networking.k8s.io', 'ipaddresses', undefined, ip),
     });
     // Services get their IP families from the configured CIDRs (primary family first) before validation.
     this.registry = new Registry(builtinResources({ strategies: withServiceIPFamilies(cfg.strategies, this.allocator.families), tableFor }));
@@ -170,7 +174,7 @@ export class ControlPlane {
       watchCacheSize: cfg.watchCacheSize,
       kubeletClient: cfg.kubeletClient,
       aggregated: inProcess,
-      aggregation: { apis: () => this.aggregator?.apis() ?? [], groupRank: (g) => this.aggregator?.groupRank(g) },
+      aggregation: { apis: () => this.aggregator?.apis() ?? [], groupRank: (g) => this.aggregator?.groupRank(g), withdrawn: () => this.aggregator?.withdrawn() },
       serviceAccountTokens: this.authentication.tokenIssuer,
       oidcDiscovery: this.authentication.oidc,
       storageHooks: {
@@ -234,13 +238,15 @@ export class ControlPlane {
       now: () => this.cfg.clock.now(),
     });
     // legacytokentracking: the date since which legacy token use is recorded (the token cleaner waits on it).
-    await ensureLegacyTokenTracking(this.client({ name: 'system:apiserver', groups: ['system:masters'] }), this.cfg.clock.now());
+    this.legacyTokenTracking = new LegacyTokenTrackingController({ client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), clock: this.cfg.clock, logger: this.cfg.logger.child('legacy-token-tracking') });
+    await this.legacyTokenTracking.start();
     // The bootstrap RBAC policy, then the authorizer's index filled before anyone but system:masters is served.
     await this.authorization.start(this.client({ name: 'system:apiserver', groups: ['system:masters'] }));
   }
 
   async stop(): Promise<void> {
     this.authorization.stop();
+    this.legacyTokenTracking?.stop();
     this.crds?.stop();
     this.aggregator?.stop();
     await this.allocationRepair.stop();

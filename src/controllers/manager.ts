@@ -27,10 +27,12 @@ import * as tokens from './serviceaccount/tokens-controller.js';
 import * as legacytokens from './serviceaccount/legacy-token-cleaner.js';
 import type { TokenSigner } from '../apiserver/authn/service-account-token.js';
 import * as clusterroleaggregation from './clusterroleaggregation/controller.js';
+import * as vapstatus from './validatingadmissionpolicystatus/controller.js';
 import * as bootstrapsigner from './bootstrapsigner/controller.js';
 import * as csrapprover from './certificates/approver.js';
 import * as csrsigner from './certificates/signer.js';
 import * as servicelb from './servicelb/controller.js';
+import * as servicecidrs from './servicecidrs/controller.js';
 import * as nodelifecycle from './nodelifecycle/controller.js';
 import * as pvbinder from './volume/binder.js';
 import * as localpath from './volume/local-path.js';
@@ -65,6 +67,8 @@ export interface ControllerContext {
   podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
   /** How long the ReplicaSet controllers gather pod events into one sync (0: none). */
   podEventBatchMs?: number;
+  /** --legacy-service-account-token-clean-up-period in ms (a year when absent). */
+  legacyTokenCleanUpPeriodMs?: number;
 }
 
 export interface ControllerDescriptor {
@@ -140,8 +144,9 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: podgc.NAME, serviceAccount: 'pod-garbage-collector', aliases: ['podgc'], create: (c) => new podgc.PodGCController(c) })
     .register({ name: rootca.NAME, serviceAccount: 'root-ca-cert-publisher', aliases: ['root-ca-cert-publisher'], create: (c) => new rootca.RootCaPublisher({ ...c, rootCA: c.rootCA ?? '' }) })
     .register({ name: tokens.NAME, aliases: ['serviceaccount-token'], create: (c) => new tokens.TokensController({ ...c, signer: c.serviceAccountTokenSigner, rootCA: c.rootCA }) })
-    .register({ name: legacytokens.NAME, serviceAccount: 'legacy-service-account-token-cleaner', aliases: ['legacy-service-account-token-cleaner'], create: (c) => new legacytokens.LegacyTokenCleaner(c) })
+    .register({ name: legacytokens.NAME, serviceAccount: 'legacy-service-account-token-cleaner', aliases: ['legacy-service-account-token-cleaner'], create: (c) => new legacytokens.LegacyTokenCleaner({ ...c, cleanUpPeriodMs: c.legacyTokenCleanUpPeriodMs }) })
     .register({ name: clusterroleaggregation.NAME, serviceAccount: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], create: (c) => new clusterroleaggregation.ClusterRoleAggregationController(c) })
+    .register({ name: vapstatus.NAME, serviceAccount: vapstatus.NAME, aliases: ['validatingadmissionpolicy-status'], create: (c) => new vapstatus.ValidatingAdmissionPolicyStatusController(c) })
     // kube leaves the bootstrap signer off by default and kubeadm turns it on (--controllers=*,bootstrapsigner); on here.
     .register({ name: bootstrapsigner.NAME, serviceAccount: 'bootstrap-signer', aliases: ['bootstrapsigner'], create: (c) => new bootstrapsigner.BootstrapSigner(c) })
     .register({ name: 'certificatesigningrequest-approving-controller', serviceAccount: 'certificate-controller', aliases: [csrapprover.NAME], create: (c) => new csrapprover.CsrApprover(c) })
@@ -159,6 +164,8 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: csiprovisioner.NAME, serviceAccount: 'csi-provisioner', aliases: [], create: (c) => new csiprovisioner.CsiProvisioner({ ...c, recorder: c.recorder(csiprovisioner.NAME) }) })
     .register({ name: csiattacher.NAME, serviceAccount: 'csi-attacher', aliases: [], create: (c) => new csiattacher.CsiAttacher(c) })
     .register({ name: csiresizer.NAME, serviceAccount: 'csi-resizer', aliases: [], create: (c) => new csiresizer.CsiResizer({ ...c, recorder: c.recorder('external-resizer'), recorderFor: c.recorder }) })
+    // MultiCIDRServiceAllocator is GA in 1.33: its controller runs by default (cmd/kube-controller-manager/app/networking.go).
+    .register({ name: servicecidrs.NAME, serviceAccount: 'service-cidrs-controller', aliases: [], create: (c) => new servicecidrs.ServiceCIDRsController({ ...c, recorder: c.recorder(servicecidrs.COMPONENT) }) })
     .register({ name: tainteviction.NAME, serviceAccount: 'node-controller', aliases: [], create: (c) => new tainteviction.TaintEvictionController({ ...c, recorder: c.recorder(tainteviction.COMPONENT) }) })
     // The emulated cloud provider's part (cloud-controller-manager's service controller on a real cluster).
     .register({ name: servicelb.NAME, serviceAccount: 'service-controller', aliases: ['service-lb'], create: (c) => new servicelb.ServiceLbController({ ...c, recorder: c.recorder(servicelb.COMPONENT) }) });
@@ -193,6 +200,8 @@ export interface ControllerManagerOptions {
   podAutoscaler?: Partial<podautoscaler.PodAutoscalerConfig>;
   /** How long the ReplicaSet controllers gather pod events into one sync (0: none, the default). */
   podEventBatchMs?: number;
+  /** --legacy-service-account-token-clean-up-period in ms (a year when absent). */
+  legacyTokenCleanUpPeriodMs?: number;
 }
 
 export class ControllerManager {
@@ -211,7 +220,7 @@ export class ControllerManager {
     const recorder = opts.recorder ?? ((component: string, client: Client) => createEventRecorder({ client, clock: opts.clock, logger, component }));
     const base = {
       informers: this.informers, clock: opts.clock, logger,
-      rootCA: opts.rootCA, clusterSigning: opts.clusterSigning, serviceAccountTokenSigner: opts.serviceAccountTokenSigner, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler, podEventBatchMs: opts.podEventBatchMs,
+      rootCA: opts.rootCA, clusterSigning: opts.clusterSigning, serviceAccountTokenSigner: opts.serviceAccountTokenSigner, nodeLifecycle: opts.nodeLifecycle, podAutoscaler: opts.podAutoscaler, podEventBatchMs: opts.podEventBatchMs, legacyTokenCleanUpPeriodMs: opts.legacyTokenCleanUpPeriodMs,
     };
     // Without a CA there is nothing to publish (kube-controller-manager skips the publisher without --root-ca-file).
     const enabled = (opts.registry ?? defaultRegistry()).enabled(opts.controllers).filter((d) => d.name !== rootca.NAME || opts.rootCA)

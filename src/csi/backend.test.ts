@@ -5,8 +5,8 @@ import { csiPersistentVolume } from '../node/volumes/csi-node.js';
 import { backendVolume, csiBackendKey, hasBackendVolume, persistentVolumeDeleted } from './backend.js';
 import { DISK_DRIVER, SMB_DRIVER } from './drivers.js';
 
-const pv = (driver: string, handle: string, reclaim?: string): PersistentVolume => ({
-  metadata: { name: 'pv' },
+const pv = (driver: string, handle: string, reclaim?: string, provisionedBy: string | null = driver): PersistentVolume => ({
+  metadata: { name: 'pv', ...(provisionedBy ? { annotations: { 'pv.kubernetes.io/provisioned-by': provisionedBy } } : {}) },
   spec: { csi: { driver, volumeHandle: handle }, ...(reclaim ? { persistentVolumeReclaimPolicy: reclaim } : {}) },
 });
 
@@ -23,12 +23,16 @@ describe('the emulated storage system: DeleteVolume drops a volume\'s data', () 
     ['Retain keeps the data', pv(DISK_DRIVER.name, 'disk-b', 'Retain'), false],
     ['no policy on a PV object means Retain', pv(DISK_DRIVER.name, 'disk-c'), false],
     ['another vendor\'s driver is not ours to delete', pv('ebs.csi.aws.com', 'vol-1', 'Delete'), false],
+    // external-provisioner deletes only what it provisioned (pv.kubernetes.io/provisioned-by names its driver).
+    ['a statically made volume stays on the storage system', pv(DISK_DRIVER.name, 'disk-d', 'Delete', null), false],
+    ['a volume another provisioner made stays', pv(SMB_DRIVER.name, 'srv/share#x##', 'Delete', 'other.example.com'), false],
   ];
   for (const [title, volume, dropped] of cases) {
     it(title, () => {
       const key = csiBackendKey(volume.spec!.csi!.driver, volume.spec!.csi!.volumeHandle);
       const before = backendVolume(key, 'windows', 0);
       before.root.children.set('old.txt', { kind: 'file', name: 'old.txt', mode: 0o644, uid: 0, gid: 0, mtimeMs: 0, ino: 1, data: Buffer.from('old') });
+      backendVolume(key, 'windows', 0); // the next merge sends it to the storage system
       assert.equal(persistentVolumeDeleted(volume), dropped);
       assert.equal(hasBackendVolume(key), !dropped);
       // A volume created later with the same handle sees the old files only if the old ones were kept.

@@ -1,41 +1,120 @@
 // The storage system behind the emulated network volumes (CSI disks and shares, NFS exports, FlexVolume SMB/iSCSI
-// targets): one per process, reached by every node the process runs, so files written on one node are there when the
-// pod comes back on another. Keyed by what names the data on a real system (volume handle, export, share). A volume
-// the emulated external-provisioner deletes (DeleteVolume) loses its data, so a later volume with the same handle
-// starts empty.
+// targets): OS-neutral data in a store (src/csi/volume-store.ts) — a directory every node-agent process of a cluster
+// may share (`winkube node --volume-dir`), or memory — keyed by what names the data on a real system (volume handle,
+// export, share). Each process mounts a working copy per OS (src/csi/working-copy.ts), merged with the store at mount,
+// around exec sessions and at container stop, so Linux and Windows pods, and pods of nodes in other processes, see
+// one share's files. A volume the emulated external-provisioner deletes (DeleteVolume) loses its data, so a later
+// volume with the same handle starts empty.
 
 import type { PersistentVolume } from 'kubernetes-types/core/v1.js';
-import { Volume } from '../node/shell/index.js';
+import type { VirtualFs, Volume } from '../node/shell/index.js';
+import type { OsKind } from '../node/shell/fs/path.js';
 import { emulatedDriver } from './drivers.js';
+import { DirStore, MemoryStore, type VolumeStore } from './volume-store.js';
+import { WorkingCopy } from './working-copy.js';
 
-const store = new Map<string, Volume>();
+let shared: VolumeStore = new MemoryStore();
+/** Inline (ephemeral) CSI volumes belong to one pod on one node: never shared, so kept in memory. */
+const ephemeral = new MemoryStore();
+const copies = new Map<string, WorkingCopy>();
+/** The working copies each container filesystem mounts, merged around its exec sessions and at its stop. */
+const mountedBy = new WeakMap<VirtualFs, Set<WorkingCopy>>();
+
+/**
+ * Where this process keeps shared volume data: a directory (the node agent's --volume-dir), or memory when absent.
+ * Agents pointed at one directory see each other's writes.
+ */
+export function configureVolumeStore(dir: string | undefined): void {
+  shared = dir ? new DirStore(dir) : new MemoryStore();
+  copies.clear();
+}
 
 /** The backend key of a CSI volume: the driver and the handle its CreateVolume returned (one disk, one share dir). */
 export function csiBackendKey(driver: string, handle: string): string {
   return `csi:${driver}/${handle}`;
 }
 
-/** The data of one backend volume, made empty on first use. */
-export function backendVolume(key: string, os: 'linux' | 'windows', now: number): Volume {
-  // A volume's tree is OS-shaped (drive letters, case rules), so Windows and Linux mounts of one share keep separate trees.
-  const k = `${os}:${key}`;
-  let v = store.get(k);
-  if (!v) {
-    v = new Volume(os, now);
-    store.set(k, v);
+/** Path segments safe to use as directory names: no empty, `.` or `..` parts. */
+function segments(p: string): string[] {
+  return p.split(/[\\/]+/).filter((x) => x && x !== '.' && x !== '..').map((x) => encodeURIComponent(x));
+}
+
+/**
+ * Where a key's data lives in the store: `<driver>/<handle>` for CSI (the handle as one name), the export's own path
+ * under `nfs/<server>/` (an export inside another shows up in it, as on the server), `smb/<server>/<share>` and
+ * `iscsi/<target>` for FlexVolume.
+ */
+export function storeLocation(key: string): { store: VolumeStore; loc: string } {
+  const colon = key.indexOf(':');
+  const kind = key.slice(0, colon);
+  const rest = key.slice(colon + 1);
+  switch (kind) {
+    case 'csi': {
+      const slash = rest.indexOf('/');
+      return { store: shared, loc: [encodeURIComponent(rest.slice(0, slash)), encodeURIComponent(rest.slice(slash + 1))].join('/') };
+    }
+    case 'nfs': {
+      const i = rest.indexOf(':');
+      return { store: shared, loc: ['nfs', encodeURIComponent(rest.slice(0, i)), ...segments(rest.slice(i + 1))].join('/') };
+    }
+    case 'flex': {
+      const [proto, ...target] = rest.split(':');
+      return { store: shared, loc: proto === 'smb' ? ['smb', ...segments(target.join(':'))].join('/') : [proto, encodeURIComponent(target.join(':'))].join('/') };
+    }
+    default:
+      return { store: ephemeral, loc: [encodeURIComponent(kind), encodeURIComponent(rest)].join('/') };
   }
-  return v;
+}
+
+function workingCopy(key: string, os: OsKind, now: number): WorkingCopy {
+  const { store, loc } = storeLocation(key);
+  const k = `${os}:${loc}:${store === ephemeral ? 'e' : 's'}`;
+  let wc = copies.get(k);
+  if (!wc || !store.has(loc)) {
+    wc = new WorkingCopy(store, loc, os, now);
+    copies.set(k, wc);
+  }
+  return wc;
+}
+
+/** The data of one backend volume as this process's OS view has it, brought up to date with the store. */
+export function backendVolume(key: string, os: OsKind, now: number): Volume {
+  const wc = workingCopy(key, os, now);
+  wc.sync();
+  return wc.volume;
+}
+
+/** NodePublish into a container: the volume, up to date, mounted at the path; merged again around exec and at stop. */
+export function mountBackendVolume(fs: VirtualFs, path: string, key: string, now: number, opts: { readOnly: boolean; source: string }): void {
+  const wc = workingCopy(key, fs.os, now);
+  wc.sync();
+  fs.mount(path, wc.volume, opts);
+  let set = mountedBy.get(fs);
+  if (!set) mountedBy.set(fs, (set = new Set()));
+  set.add(wc);
+}
+
+/**
+ * Merges the storage volumes a container filesystem mounts with the store: before an exec session (its reads see
+ * what other nodes wrote) and after it or at container stop (others see its writes).
+ */
+export function syncMountedVolumes(fs: VirtualFs): void {
+  for (const wc of mountedBy.get(fs) ?? []) {
+    if (wc.store.has(wc.loc)) wc.sync();
+  }
 }
 
 /** Whether the storage system holds data under the key (a volume some pod has mounted and not deleted since). */
 export function hasBackendVolume(key: string): boolean {
-  return store.has(`linux:${key}`) || store.has(`windows:${key}`);
+  const { store, loc } = storeLocation(key);
+  return store.has(loc);
 }
 
 /** The volume was deleted from the storage system (DeleteVolume). */
 export function dropBackendVolume(key: string): void {
-  store.delete(`linux:${key}`);
-  store.delete(`windows:${key}`);
+  const { store, loc } = storeLocation(key);
+  store.drop(loc);
+  for (const [k, wc] of copies) if (wc.store === store && wc.loc === loc) copies.delete(k);
 }
 
 /**
@@ -43,13 +122,16 @@ export function dropBackendVolume(key: string): void {
  * first: external-provisioner calls DeleteVolume for a released volume before it deletes the object, and from v1.33
  * (HonorPVReclaimPolicy GA) also when the object itself is deleted. The disk's blocks or the share's subdirectory go
  * with it (csi-driver-smb's default onDelete removes the volume's directory). Retain keeps the data for an
- * administrator, and storage of drivers winkube does not emulate is not winkube's to drop.
+ * administrator, and storage of drivers winkube does not emulate is not winkube's to drop. Only a volume the driver
+ * provisioned is its to delete (external-provisioner checks pv.kubernetes.io/provisioned-by); a statically made one
+ * stays on the storage system.
  * Returns whether data was dropped.
  */
 export function persistentVolumeDeleted(pv: PersistentVolume): boolean {
   const csi = pv.spec?.csi;
   if (!csi || !emulatedDriver(csi.driver)) return false;
   if ((pv.spec?.persistentVolumeReclaimPolicy ?? 'Retain') !== 'Delete') return false;
+  if (pv.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'] !== csi.driver) return false;
   const key = csiBackendKey(csi.driver, csi.volumeHandle);
   const had = hasBackendVolume(key);
   dropBackendVolume(key);

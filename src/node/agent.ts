@@ -3,7 +3,8 @@
 
 import type { ObjectReference, PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { canExpandOnline, expandedStatus, needsNodeExpansion, resizeSuccessfulMessage } from './volumes/online-expansion.js';
-import { persistentVolumeDeleted } from '../csi/backend.js';
+import { configureVolumeStore, persistentVolumeDeleted } from '../csi/backend.js';
+import { localPathTeardown, removeHostDir } from './volumes/host-dirs.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { InformerFactory, type Informer } from '../client/informer.js';
@@ -67,6 +68,8 @@ export interface NodeAgentOptions {
   serviceCIDRv6?: string;
   /** kube-apiserver as pods reach it: its advertised address and port, and the real server on loopback. */
   apiServer?: KubeletOptions['apiServer'];
+  /** Where network volume data lives (src/csi/backend.ts); this process's memory when absent. */
+  volumeDir?: string;
 }
 
 export class NodeAgent {
@@ -99,6 +102,7 @@ export class NodeAgent {
       names.add(p.name);
     }
     const logger = o.logger.child('node-agent');
+    if (o.volumeDir) configureVolumeStore(o.volumeDir);
     this.ownsInformers = !o.informers;
     this.informers = o.informers ?? new InformerFactory({ client: o.client, clock: o.clock, logger });
     this.podInformer = this.informers.for(R.pods);
@@ -110,7 +114,13 @@ export class NodeAgent {
     const claims = this.informers.for(R.persistentvolumeclaims);
     const volumes = this.informers.for(R.persistentvolumes);
     // DeleteVolume of a reclaimed (Delete) CSI volume takes its data off the emulated storage system (src/csi/backend.ts).
-    volumes.addHandler({ delete: (pv) => { persistentVolumeDeleted(pv as unknown as PersistentVolume); } });
+    volumes.addHandler({ delete: (pv) => {
+      persistentVolumeDeleted(pv as unknown as PersistentVolume);
+      // local-path's teardown removed the volume's directory on its node, if that node runs here.
+      const torn = localPathTeardown(pv as unknown as PersistentVolume);
+      const p = torn && o.profiles.find((x) => x.name === torn.node);
+      if (torn && p) removeHostDir(torn.node, p.os, torn.path);
+    } });
     const csiDrivers = this.informers.for(R.csidrivers);
     const attachments = this.informers.for(R.volumeattachments);
     this.tokens = new ServiceAccountTokenManager({

@@ -18,7 +18,7 @@ import { admitPod } from './admission.js';
 import { sandboxJoinsHostNetwork } from './os/windows/host-network.js';
 import type { EventRecorder } from './events.js';
 import { lookupImage } from './images/catalogue.js';
-import { bootIdFor, initialNode, nodeLabels, nodeStatus } from './node-object.js';
+import { bootIdFor, initialNode, nodeConditions, nodeLabels, steadyNodeStatus, withConditions, type SteadyNodeStatus } from './node-object.js';
 import { KUBELET_SERVER_ANNOTATION } from '../api/well-known.js';
 import { nodeRef, previousBoot, rebootedMessage } from './boot.js';
 import { buildPodStatus } from './pod-status.js';
@@ -116,6 +116,8 @@ export class Kubelet {
   private bootCount = 1;
   private lastReported = 0;
   private lastStatusJson = '';
+  /** The steady part of the node's status (steadyNodeStatus), for the images and boot it was built for. */
+  private steady?: { key: string; status: SteadyNodeStatus; json: string };
   private heartbeat?: Timer;
   private stopped = false;
   /** The kubelet's Windows service is stopped (or its process died): no heartbeat, no pod syncs; containers run on. */
@@ -320,10 +322,18 @@ export class Kubelet {
   private async reportStatus(force: boolean): Promise<void> {
     const now = this.o.clock.now();
     const inUse = volumesInUse(this.pods.values(), this.o.config ?? NO_CONFIG);
+    // Images and boots change rarely: the steady parts are built (and turned into text) once per change, not per
+    // heartbeat, which at thousands of nodes was most of the node agent's status work.
+    const steadyKey = `${this.bootCount}\n${[...this.images].join('\n')}`;
+    if (this.steady?.key !== steadyKey) {
+      const status = steadyNodeStatus(this.profile, this.images, this.bootCount);
+      this.steady = { key: steadyKey, status, json: JSON.stringify(status) };
+    }
+    const conditions = nodeConditions(now, this.readyAt);
     // null removes the field through the merge patch when nothing is mounted, as kube omits an empty list.
-    const status = { ...nodeStatus(this.profile, this.images, now, this.readyAt, this.bootCount), volumesInUse: inUse.length ? inUse : null };
+    const status = { ...withConditions(this.steady.status, conditions), volumesInUse: inUse.length ? inUse : null };
     // Compare without heartbeat times: a change is written at once, an unchanged status every 5 minutes.
-    const shape = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastHeartbeatTime: '' })) });
+    const shape = `${this.steady.json}${JSON.stringify(inUse)}${conditions.map((c) => `${c.type}=${c.status}@${c.lastTransitionTime}`).join()}`;
     if (!force && shape === this.lastStatusJson && now - this.lastReported < NODE_STATUS_REPORT_MS) return;
     try {
       await this.o.client.patch(R.nodes, undefined, this.name, 'merge', { status }, { subresource: 'status' });

@@ -105,16 +105,27 @@ function digestFor(name: string): string {
 }
 
 export function nodeStatus(p: NodeProfile, images: Iterable<string>, now: number, since: number, bootCount: number): NodeStatus {
+  return withConditions(steadyNodeStatus(p, images, bootCount), nodeConditions(now, since));
+}
+
+/** The parts of a node's status that change only with its images or a reboot (a kubelet builds them once per change). */
+export type SteadyNodeStatus = Omit<NodeStatus, 'conditions'>;
+
+export function steadyNodeStatus(p: NodeProfile, images: Iterable<string>, bootCount: number): SteadyNodeStatus {
   return {
     // A dual-stack node reports an InternalIP of each family (kubelet --node-ip=<v4>,<v6>).
     addresses: [{ type: 'InternalIP', address: p.internalIP }, ...(p.internalIPv6 ? [{ type: 'InternalIP', address: p.internalIPv6 }] : []), { type: 'Hostname', address: p.name }],
     allocatable: computeAllocatable(p),
     capacity: canonicalResources(p.capacity),
-    conditions: nodeConditions(now, since),
     daemonEndpoints: { kubeletEndpoint: { Port: KUBELET_PORT } },
     images: nodeImages(images),
     nodeInfo: nodeInfo(p, bootCount),
   };
+}
+
+/** The whole status, its fields in the order kube's NodeStatus declares them. */
+export function withConditions(s: SteadyNodeStatus, conditions: NodeCondition[]): NodeStatus {
+  return { addresses: s.addresses, allocatable: s.allocatable, capacity: s.capacity, conditions, daemonEndpoints: s.daemonEndpoints, images: s.images, nodeInfo: s.nodeInfo };
 }
 
 /** The object POSTed at registration. */

@@ -190,6 +190,11 @@ export class WatchCache {
     };
   }
 
+  /** Objects held now (API Priority and Fairness charges list requests by it). */
+  size(): number {
+    return this.items.size;
+  }
+
   /** Number of live cache watchers (for metrics and tests). */
   watcherCount(): number {
     return this.watchers.size;

@@ -90,6 +90,14 @@ const get = (plural: string, version: string, name = '') => raw(t, { method: 'GE
 const create = (plural: string, version: string, body: Record<string, unknown>) =>
   raw(t, { method: 'POST', path: path(plural, version), contentType: 'application/json', body: { apiVersion: `stable.example.com/${version}`, kind: plural[0].toUpperCase() + plural.slice(1, -1), ...body } });
 
+/** A new revision of an object through the storage version (no conversion): converted revisions are reused, so a test
+ * that changes how the webhook answers gives the object a revision it has not converted yet. */
+let touches = 0;
+async function touch(plural: string, name: string): Promise<void> {
+  const r = await raw(t, { method: 'PATCH', path: path(plural, 'v1', name), contentType: 'application/merge-patch+json', body: { metadata: { annotations: { touched: String(++touches) } } } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
 test('the CRD\'s conversion is validated with kube\'s paths and messages', async () => {
   const cases: [string, unknown, boolean, RegExp][] = [
     ['Webhook without a webhook', { strategy: 'Webhook' }, false, /spec\.conversion\.webhookClientConfig: Required value: required when strategy is set to Webhook, spec\.conversion\.conversionReviewVersions: Required value\]/],
@@ -135,6 +143,12 @@ test('objects are stored in the storage version; reads, lists and watches in ano
 
   const a2 = await get('crontabs', 'v2', 'a');
   assert.deepEqual([a2.status, a2.body.apiVersion, a2.body.host, a2.body.port, a2.body.hostPort, a2.body.metadata.labels], [200, 'stable.example.com/v2', 'localhost', '80', undefined, { app: 'x' }]);
+  // Both were converted to v2 above (the get, the create's answer): those revisions are not sent again.
+  reviews.length = 0;
+  assert.equal((await get('crontabs', 'v2')).body.items.length, 2);
+  assert.equal(reviews.length, 0, 'converted revisions are reused');
+  await touch('crontabs', 'a');
+  await touch('crontabs', 'b');
   reviews.length = 0;
   const list = await get('crontabs', 'v2');
   assert.deepEqual(list.body.items.map((o: Record<string, unknown>) => [o.apiVersion, o.host, o.port]), [['stable.example.com/v2', 'localhost', '80'], ['stable.example.com/v2', 'example.com', '443']]);
@@ -160,6 +174,7 @@ test('a webhook may change labels and annotations; other metadata changes are ig
     return out;
   };
   try {
+    await touch('crontabs', 'a');
     const r = await get('crontabs', 'v2', 'a');
     assert.deepEqual([r.body.metadata.labels, r.body.metadata.generation, r.body.metadata.finalizers], [{ converted: 'yes' }, 1, undefined]);
   } finally {
@@ -203,6 +218,7 @@ test('failures and wrong answers are kube\'s 500s with the conversion webhook\'s
   try {
     for (const [name, a, want] of cases) {
       answer = a;
+      await touch('crontabs', 'a');
       const r = await get('crontabs', 'v2', 'a');
       assert.equal(r.status, 500, name);
       assert.equal(r.body.reason, '', name);
@@ -211,6 +227,7 @@ test('failures and wrong answers are kube\'s 500s with the conversion webhook\'s
     }
     // A watch whose event cannot be converted ends with the failure as an ERROR event.
     answer = cases[0][1];
+    await touch('crontabs', 'a');
     const events: WatchEvent[] = [];
     const stream = await t.client.transport.watch({ method: 'GET', path: path('crontabs', 'v2'), query: { watch: 'true' } }, (ev) => events.push(ev));
     for (const deadline = Date.now() + 10_000; !events.length && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));

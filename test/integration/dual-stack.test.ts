@@ -129,8 +129,9 @@ describe('a dual-stack control plane (--service-cluster-ip-range=10.96.0.0/16,fd
         'Service "dup-fam" is invalid: spec.ipFamilies[1]: Duplicate value: "IPv6"'],
       ['bad-policy', { ipFamilyPolicy: 'DualStack' },
         'Service "bad-policy" is invalid: spec.ipFamilyPolicy: Unsupported value: "DualStack": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"'],
+      // Outside every ServiceCIDR: cidrallocator.go ErrMismatchedNetwork (MultiCIDRServiceAllocator is on in 1.33).
       ['out-of-range', { ipFamilyPolicy: 'RequireDualStack', clusterIP: '10.96.9.9', clusterIPs: ['10.96.9.9', 'fd00:10:97::9'] },
-        'Service "out-of-range" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.9.9", "fd00:10:97::9"}: failed to allocate IP fd00:10:97::9: the provided IP (fd00:10:97::9) is not in the valid range. The range of valid IPs is fd00:10:96::/112'],
+        'Service "out-of-range" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.9.9", "fd00:10:97::9"}: failed to allocate IP fd00:10:97::9: the provided network does not match the current range'],
       ['taken', { ipFamilies: ['IPv6'], clusterIP: 'fd00:10:96::a', clusterIPs: ['fd00:10:96::a'] },
         'Service "taken" is invalid: spec.clusterIPs: Invalid value: []string{"fd00:10:96::a"}: failed to allocate IP fd00:10:96::a: provided IP is already allocated'],
       ['ext', { type: 'ExternalName', externalName: 'example.com', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' },

@@ -109,10 +109,13 @@ test('a ReadWriteOnce disk used on win-a waits with kube\'s Multi-Attach warning
   await deletePod('second');
 });
 
-/** A pre-provisioned disk `handle` bound to claim `claim` through a PV named `pv` with the given policy. */
-async function staticDisk(pv: string, claim: string, handle: string, reclaim: 'Delete' | 'Retain'): Promise<void> {
+/**
+ * A disk `handle` bound to claim `claim` through a PV named `pv` with the given policy; `provisioned` marks it as the
+ * driver's own (pv.kubernetes.io/provisioned-by), which external-provisioner alone deletes.
+ */
+async function staticDisk(pv: string, claim: string, handle: string, reclaim: 'Delete' | 'Retain', provisioned = false): Promise<void> {
   await client.create(R.persistentvolumes, undefined, obj({
-    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: pv },
+    apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: pv, ...(provisioned ? { annotations: { 'pv.kubernetes.io/provisioned-by': 'disk.csi.azure.com' } } : {}) },
     spec: {
       capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: reclaim, storageClassName: '',
       csi: { driver: 'disk.csi.azure.com', volumeHandle: handle, fsType: 'ntfs' },
@@ -126,7 +129,7 @@ for (const [reclaim, kept] of [['Delete', false], ['Retain', true]] as const) {
   test(`reclaimPolicy ${reclaim}: a new volume on the same disk handle ${kept ? 'still has' : 'no longer has'} the old files`, async () => {
     const handle = `/subscriptions/winkube/resourceGroups/winkube/providers/Microsoft.Compute/disks/reuse-${reclaim.toLowerCase()}`;
     const tag = reclaim.toLowerCase();
-    await staticDisk(`old-${tag}`, `old-${tag}`, handle, reclaim);
+    await staticDisk(`old-${tag}`, `old-${tag}`, handle, reclaim, true);
     await client.create(R.pods, 'default', pod(`writer-${tag}`, 'win-a', `old-${tag}`));
     await until(async () => (await phase(`writer-${tag}`)) === 'Running', 'writer Running');
     await execOut(`writer-${tag}`, 'win-a', ['cmd', '/c', 'echo old> C:\\data\\old.txt']);
@@ -145,3 +148,17 @@ for (const [reclaim, kept] of [['Delete', false], ['Retain', true]] as const) {
     await deletePod(`reader-${tag}`);
   });
 }
+
+// pv_controller.go findDeletablePlugin: a CSI volume nobody provisioned has no deleter; it goes Failed and its disk stays.
+test('reclaimPolicy Delete on a volume no provisioner made: Failed with VolumeFailedDelete, the disk kept', async () => {
+  await staticDisk('static-del', 'static-del', '/subscriptions/winkube/resourceGroups/winkube/providers/Microsoft.Compute/disks/static-del', 'Delete');
+  await until(async () => ((await client.get(R.persistentvolumes, undefined, 'static-del')) as { status?: { phase?: string } }).status?.phase === 'Bound', 'Bound');
+  await client.delete(R.persistentvolumeclaims, 'default', 'static-del');
+  const message = 'error getting deleter volume plugin for volume "static-del": no deletable volume plugin matched';
+  await until(async () => {
+    const v = (await client.get(R.persistentvolumes, undefined, 'static-del')) as { status?: { phase?: string; message?: string } };
+    return v.status?.phase === 'Failed' && v.status.message === message;
+  }, 'Failed with the deleter message');
+  await until(async () => ((await client.list(R.events, 'default')).items as { reason?: string; message?: string; involvedObject?: { name?: string } }[])
+    .some((e) => e.reason === 'VolumeFailedDelete' && e.message === message && e.involvedObject?.name === 'static-del'), 'VolumeFailedDelete event');
+});

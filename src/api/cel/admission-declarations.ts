@@ -29,17 +29,24 @@ export interface DeclarationOptions {
   authorizer: boolean;
   /** Composited variables (ValidatingAdmissionPolicy spec.variables) with their checked types. */
   variables?: Record<string, string>;
+  /**
+   * The policy type checker's typed object/oldObject and params (typechecking.go buildEnvSet), with the types they
+   * name; admission itself declares them dyn.
+   */
+  typed?: { object?: string; params?: string; install: (env: Environment) => void };
 }
 
 const declCache = new Map<string, Declarations>();
 
 /** The declarations for a combination of optional variables (kube pre-builds one environment per combination). */
 export function admissionDeclarations(o: DeclarationOptions): Declarations {
-  const key = JSON.stringify(o);
-  let d = declCache.get(key);
+  const { typed, ...rest } = o;
+  const key = JSON.stringify(rest);
+  let d = typed ? undefined : declCache.get(key);
   if (!d) {
-    const variables: Record<string, string> = { object: 'dyn', oldObject: 'dyn', request: REQUEST, namespaceObject: 'dyn' };
-    if (o.params) variables.params = 'dyn';
+    const object = typed?.object ?? 'dyn';
+    const variables: Record<string, string> = { object, oldObject: object, request: REQUEST, namespaceObject: 'dyn' };
+    if (o.params) variables.params = typed?.params ?? 'dyn';
     if (o.authorizer) variables.authorizer = AUTHORIZER;
     const fields = o.variables;
     if (fields) variables.variables = 'kubernetes.variables';
@@ -47,10 +54,11 @@ export function admissionDeclarations(o: DeclarationOptions): Declarations {
       variables,
       types: (env) => {
         requestTypes(env);
+        typed?.install(env);
         if (fields) env.registerType('kubernetes.variables', { fields });
       },
     };
-    if (!fields) declCache.set(key, d);
+    if (!fields && !typed) declCache.set(key, d);
   }
   return d;
 }

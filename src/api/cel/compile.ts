@@ -6,6 +6,7 @@ import type { ASTNode, Environment, ParseResult } from '@marcbachmann/cel-js';
 import { formatIssue, runtimeMessage, type CelErrorLike } from './issues.js';
 import { newEnvironment } from './environment.js';
 import { formatIssues, hasCalls, presenceProbe } from './ast-checks.js';
+import { heterogeneousLiterals } from './homogeneous-literals.js';
 
 /**
  * The declarations an expression is checked against. `variables` maps names to cel-js type strings; `types`
@@ -68,10 +69,11 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
   const envs = environments(decls);
   let outputType: string;
   try {
-    const checked = envs.check.check(expression);
+    const parsed = envs.check.parse(expression);
+    const checked = parsed.check();
     if (!checked.valid) return { ok: false, detail: prefix + formatIssue(expression, checked.error as unknown as CelErrorLike) };
     outputType = goTypeName(checked.type ?? 'dyn');
-    const extra = astIssue(envs.check, expression);
+    const extra = astIssue(envs.check, expression, parsed.ast);
     if (extra) return { ok: false, detail: prefix + extra };
   } catch (err) {
     return { ok: false, detail: prefix + formatIssue(expression, err as CelErrorLike) };
@@ -97,11 +99,10 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
 }
 
 /**
- * The checks cel-go's checker and validators make beyond cel-js's: fields named in has() must exist, and a
- * constant format string must suit its literal arguments.
+ * The checks cel-go's checker and validators make beyond cel-js's: fields named in has() must exist, a constant
+ * format string must suit its literal arguments, and list and map literals must be homogeneous. `ast` is checked.
  */
-function astIssue(env: Environment, expression: string): string | undefined {
-  const ast = env.parse(expression).ast;
+function astIssue(env: Environment, expression: string, ast: ASTNode): string | undefined {
   const calls = hasCalls(ast, expression);
   if (calls.length) {
     const probe = env.check(presenceProbe(expression, calls));
@@ -113,8 +114,11 @@ function astIssue(env: Environment, expression: string): string | undefined {
       if (call && field) return formatIssue(expression, { message: `undefined field '${field}'`, range: { start: call.paren, end: call.paren + 1 } });
     }
   }
-  const f = formatIssues(ast, expression);
-  return f ? formatIssue(expression, { message: f.message, range: { start: f.offset, end: f.offset + 1 } }) : undefined;
+  const found = [formatIssues(ast, expression), ...heterogeneousLiterals(ast, expression)].filter((x) => x !== undefined);
+  if (!found.length) return undefined;
+  // cel-go prints every validator issue, in source order, one block after another.
+  return found.sort((a, b) => a.offset - b.offset)
+    .map((f) => formatIssue(expression, { message: f.message, range: { start: f.offset, end: f.offset + 1 } })).join('\n');
 }
 
 /** Evaluates, answering `{ error }` with cel-go's runtime wording instead of throwing. */

@@ -12,7 +12,8 @@ import { registerSetsLibrary } from './library-sets.js';
 
 /**
  * cel-go's parser limits as kube configures them (base.go: ParserRecursionLimit 200, ParserExpressionSizeLimit via
- * maxLength of the owning fields); aggregate literals may mix types, as without cel.HomogeneousAggregateLiterals.
+ * maxLength of the owning fields). kube turns cel.HomogeneousAggregateLiterals on, but cel-go exempts literals inside
+ * `format` calls and cel-js cannot, so cel-js checks leniently and homogeneous-literals.ts applies cel-go's rule.
  */
 const OPTIONS = {
   enableOptionalTypes: true,

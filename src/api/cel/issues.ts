@@ -39,9 +39,43 @@ function locate(input: string, offset: number): { line: number; column: number; 
   return { line, column, text: input.split('\n')[line - 1] ?? '' };
 }
 
-/** Where cel-go points: a field selection at its dot, everything else where cel-js points. */
+/**
+ * The last occurrence of a binary operator outside quotes and brackets within [start, end): the operator of the
+ * node there (left-associative chains put the node's own operator last). -1 when none.
+ */
+function operatorOffset(input: string, start: number, end: number, op: string): number {
+  let depth = 0;
+  let quote = '';
+  let found = -1;
+  for (let i = start; i < end; i++) {
+    const c = input[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (depth <= 0 && input.startsWith(op, i)) {
+      const before = input[i - 1] ?? ' ';
+      const after = input[i + op.length] ?? ' ';
+      const word = /\w/.test(op);
+      const clean = word ? !/\w/.test(before) && !/\w/.test(after) : !'<>=!'.includes(after) && !(op.length === 1 && '<>=!'.includes(before));
+      if (clean) found = i;
+    }
+  }
+  return found;
+}
+
+/** Where cel-go points: a field selection at its dot, a binary operator at the operator, else where cel-js points. */
 function offsetOf(input: string, e: CelErrorLike): number {
   const start = e.range?.start ?? 0;
+  const bin = /^no such overload: \S+ (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) \S+$/.exec(e.summary ?? e.message.split('\n')[0]);
+  if (bin) {
+    const at = operatorOffset(input, start, e.range?.end ?? input.length, bin[1]);
+    if (at >= 0) return at;
+  }
   const m = e.code === 'no_such_key' ? /^No such key: (.+)$/.exec(e.summary ?? '') : null;
   if (m) {
     // cel-js points at the field name or at the operand before it; cel-go at the dot.

@@ -11,6 +11,7 @@ import { jsonEqual } from '../../util/json.js';
 import { applyDefaults } from './schema-defaults.js';
 import { validateValue } from './schema-validate.js';
 import { validateCelRules } from './cel-validate.js';
+import { selectableFieldGetters, type SelectableField } from './selectable-fields.js';
 import type { CrdScale, JSONSchemaProps } from './types.js';
 
 export interface CrStrategyOptions {
@@ -19,6 +20,10 @@ export interface CrStrategyOptions {
   schema?: JSONSchemaProps;
   statusSubresource: boolean;
   scale?: CrdScale;
+  /** Whether the resource is namespaced: cluster-scoped ones cannot be selected on metadata.namespace. */
+  namespaced?: boolean;
+  /** The version's selectableFields, offered to field selectors beside metadata.name (and metadata.namespace). */
+  selectableFields?: readonly SelectableField[];
   /** Whether the CRD is being deleted: creates are refused then (forbidCreateAdmission). */
   terminating(): boolean;
 }
@@ -91,11 +96,22 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
       }
     },
     validate,
+    ...fieldSelection(o),
     validateUpdate: (obj, old) => {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
       if (o.schema && !errs.length && !validateValue(o.schema, obj).length) errs.push(...validateCelRules(o.schema, obj, old));
       return errs;
     },
     generation: true,
+  };
+}
+
+/** customResourceStrategy.GetAttrs and crConverter.ConvertFieldLabel: which field labels select, and their values. */
+function fieldSelection(o: CrStrategyOptions): Pick<Strategy, 'fieldSelectors' | 'fieldLabelSupported'> {
+  const getters = o.selectableFields?.length ? selectableFieldGetters(o.selectableFields) : undefined;
+  const namespaced = o.namespaced !== false;
+  return {
+    fieldSelectors: getters,
+    fieldLabelSupported: (f) => f === 'metadata.name' || (namespaced && f === 'metadata.namespace') || (getters !== undefined && f in getters),
   };
 }

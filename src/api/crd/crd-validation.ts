@@ -10,6 +10,7 @@ import { validateSchema } from './structural.js';
 import { validateRules } from './cel-rules.js';
 import { validateDefaults } from './default-validation.js';
 import { caBundleErrors, mustKeepValidCaBundle, validateConversion } from './conversion-validation.js';
+import { selectableFieldErrors } from './selectable-fields.js';
 import { jsonEqual } from '../../util/json.js';
 import type { Crd, CrdColumn, CrdNames, CrdVersion } from './types.js';
 
@@ -70,12 +71,13 @@ function validateSpec(crd: Crd): FieldError[] {
   let unique = true;
   errs.push(...defaultErrors(versions));
   errs.push(...celRuleErrors(versions));
+  const selectable = selectableFieldErrors(versions);
   versions.forEach((v, i) => {
     if (seen.has(v.name)) unique = false;
     seen.add(v.name);
     const bad = isDNS1035Label(v.name ?? '');
     if (bad.length) errs.push(fieldErr.invalid(`spec.versions[${i}].name`, v.name ?? '', bad.join(',')));
-    errs.push(...validateVersion(v, `spec.versions[${i}]`));
+    errs.push(...validateVersion(v, `spec.versions[${i}]`), ...selectable.perVersion[i]);
   });
   if (!versions.length) errs.push(fieldErr.required('spec.versions', 'must have exactly one version marked as storage version'));
   else {
@@ -90,6 +92,8 @@ function validateSpec(crd: Crd): FieldError[] {
   if (!names.kind) errs.push(fieldErr.required('spec.names.kind'));
   if (!names.listKind) errs.push(fieldErr.required('spec.names.listKind'));
   errs.push(...validateNames(names, 'spec.names'));
+  // Hoisted selectableFields come after the names and the hoisted schema, before conversion (validation.go order).
+  errs.push(...selectable.spec);
   errs.push(...validateConversion(crd));
   return errs;
 }

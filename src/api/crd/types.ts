@@ -75,6 +75,7 @@ export interface CrdVersion {
   schema?: { openAPIV3Schema?: JSONSchemaProps };
   subresources?: { status?: Record<string, never>; scale?: CrdScale };
   additionalPrinterColumns?: CrdColumn[];
+  selectableFields?: { jsonPath: string }[];
 }
 
 export interface CrdNames {

@@ -69,10 +69,11 @@ export const serviceCIDRStrategy = {
   },
   prepareForUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext) => keepStatusOrSpec(obj, old, ctx),
   validate: (obj: KubeObject) => validateServiceCIDR(as<ServiceCIDR>(obj)),
-  // ValidateServiceCIDRUpdate: a single-stack CIDR may only gain the other family; nothing else changes.
+  // ValidateServiceCIDRUpdate: each CIDR is immutable (by index); a single-stack one may only gain the other family.
   validateUpdate: updateValidator((obj) => validateServiceCIDR(as<ServiceCIDR>(obj)), (obj, old) => {
     const n = as<ServiceCIDR>(obj).spec?.cidrs ?? [], o = as<ServiceCIDR>(old).spec?.cidrs ?? [];
-    if (deepEqual(n, o) || (o.length === 1 && n.length === 2 && n[0] === o[0])) return [];
+    if (n.length === o.length) return o.flatMap((c, i) => (c === n[i] ? [] : [fieldErr.invalid(`spec.cidrs[${i}]`, n[i], FIELD_IMMUTABLE)]));
+    if (o.length === 1 && n.length === 2) return n[0] === o[0] ? [] : [fieldErr.invalid('spec.cidrs[0]', n[0], FIELD_IMMUTABLE)];
     return [fieldErr.invalid('spec.cidrs', n, FIELD_IMMUTABLE)];
   }),
 } satisfies Strategy;

@@ -177,15 +177,17 @@ export function validateIngressClass(ic: IngressClass): FieldError[] {
 export function validateServiceCIDR(sc: ServiceCIDR): FieldError[] {
   const errs = validateObjectMeta(meta(sc), nameIsDNSSubdomain);
   const cidrs = sc.spec?.cidrs ?? [];
-  if (!cidrs.length) errs.push(fieldErr.required('spec.cidrs', 'at least one CIDR required'));
-  else if (cidrs.length > 2) errs.push(fieldErr.invalid('spec', sc.spec, 'may only hold up to 2 values'));
-  const families = new Set<number>();
-  cidrs.forEach((c, i) => {
+  // validateServiceCIDRSpec: the count first (and alone), then each CIDR, then one CIDR per family.
+  if (!cidrs.length) return [...errs, fieldErr.required('spec.cidrs', 'at least one CIDR required')];
+  if (cidrs.length > 2) return [...errs, fieldErr.invalid('spec.cidrs', sc.spec, 'may only hold up to 2 values')];
+  const parsed = cidrs.map((c, i) => {
     const p = parseAnyCidr(c);
     if (!p) errs.push(fieldErr.invalid(`spec.cidrs[${i}]`, c, INVALID_CIDR));
-    else if (families.has(p.family)) errs.push(fieldErr.invalid('spec.cidrs', cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'));
-    else families.add(p.family);
+    return p;
   });
+  if (parsed.length === 2 && parsed[0] && parsed[1] && parsed[0].family === parsed[1].family) {
+    errs.push(fieldErr.invalid('spec.cidrs', cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'));
+  }
   return errs;
 }
 

@@ -63,7 +63,8 @@ async function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttribute
     inv.decl.strategy.defaults?.(patched);
     patched = await convertObjectAsync(patched, inv.decl, a.decl);
   }
-  a.decl.strategy.defaults?.(patched);
+  // A subresource's own kind (Scale, Binding, TokenRequest) is not defaulted as its parent resource.
+  if (!a.kind) a.decl.strategy.defaults?.(patched);
   const changed = !jsonEqual(a.object, patched);
   replaceObject(a.object, patched);
   return changed;

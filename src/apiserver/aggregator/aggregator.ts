@@ -24,6 +24,7 @@ import { AggregatedSpecs, fetchBackendSpecs } from './openapi.js';
 import { sortedByGroupAndVersion } from './priorities.js';
 import { authProxyHeaders, RemoteApi, requestBackend } from './remote-api.js';
 import { APISERVICES } from './resources.js';
+import { WithdrawnLocalApis } from './withdrawn.js';
 
 /** A group/version this process answers itself for a service-backed APIService (see control-plane.ts for why). */
 export interface InProcessBackend {
@@ -61,6 +62,8 @@ export class Aggregator implements AggregationSource {
   private ranks = new Map<string, number>();
   /** The backends' OpenAPI, merged into the server's documents (openapi.ts withAggregatedOpenApi). */
   readonly openapi = new AggregatedSpecs();
+  /** Built-in group/versions whose Local APIService was deleted: out of discovery until it is back. */
+  readonly withdrawnApis = new WithdrawnLocalApis();
 
   constructor(private readonly cfg: AggregatorConfig) {
     const base = { client: cfg.client, clock: cfg.clock, logger: cfg.logger };
@@ -69,7 +72,11 @@ export class Aggregator implements AggregationSource {
     this.services = new Informer({ ...base, resource: R.services });
     this.endpoints = new Informer({ ...base, resource: R.endpoints });
     const rebuild = () => this.rebuild();
-    this.apiServices.addHandler({ add: rebuild, update: rebuild, delete: (s) => { this.discovery.delete(s.metadata.name!); this.openapi.delete(s.metadata.name!); rebuild(); } });
+    this.apiServices.addHandler({
+      add: (s) => { this.withdrawnApis.present(s); rebuild(); },
+      update: (_o, s) => { this.withdrawnApis.present(s); rebuild(); },
+      delete: (s) => { this.discovery.delete(s.metadata.name!); this.openapi.delete(s.metadata.name!); this.withdrawnApis.deleted(s); rebuild(); },
+    });
     this.autoregister = new AutoRegisterController({
       client: cfg.client, apiServices: this.apiServices, crds: this.crds, builtin: cfg.builtin, clock: cfg.clock, logger: cfg.logger.child('autoregister'),
     });
@@ -105,6 +112,10 @@ export class Aggregator implements AggregationSource {
 
   groupRank(group: string): number | undefined {
     return this.ranks.get(group);
+  }
+
+  withdrawn(): WithdrawnLocalApis | undefined {
+    return this.withdrawnApis.size ? this.withdrawnApis : undefined;
   }
 
   /** Recomputes what is served from the APIServices, in discovery order. */

@@ -22,6 +22,11 @@ interface ParentRef { group: string; resource: string; namespace?: string; name:
 export interface IPAddressRecorder {
   /** Records `ip` as held by `svc`; an object left over for another holder is replaced (the bitmaps decided). */
   create(ip: string, family: IPFamily, svc: KubeObject): Promise<void>;
+  /**
+   * Takes `ip` for `svc` by creating its object, where the object is the only record of the address (an extra
+   * ServiceCIDR's): false when another holder's object exists (ipallocator.go createIPAddress: ErrAllocated).
+   */
+  claim(ip: string, family: IPFamily, svc: KubeObject): Promise<boolean>;
   /** Removes the object of `ip` when `svc` (if given) is its parent. Never throws: the repair pass catches up. */
   delete(ip: string, svc?: KubeObject): Promise<void>;
 }
@@ -68,6 +73,18 @@ export class IPAddressObjects implements IPAddressRecorder {
     if (ownedBy(existing, svc)) return;
     await this.client().delete(IP_ADDRESSES, undefined, ip, { preconditions: { uid: existing.metadata.uid } });
     await this.client().create(IP_ADDRESSES, undefined, obj);
+  }
+
+  async claim(ip: string, family: IPFamily, svc: KubeObject): Promise<boolean> {
+    try {
+      await this.client().create(IP_ADDRESSES, undefined, ipAddressObject(ip, family, svc));
+      return true;
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+    // A retried write of the same Service finds its own object.
+    const existing = await this.client().get(IP_ADDRESSES, undefined, ip).catch(() => undefined);
+    return !!existing && ownedBy(existing, svc);
   }
 
   async delete(ip: string, svc?: KubeObject): Promise<void> {

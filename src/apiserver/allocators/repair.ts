@@ -98,6 +98,8 @@ export class AllocationRepair {
       // Each range checks the addresses of its own family; the primary also reports those of families the cluster
       // no longer has (repair.go: not within any configured Service CIDR).
       const claims = (svc: KubeObject) => clusterIPsOf(svc).filter((ip) => {
+        // An address of an extra ServiceCIDR is its IPAddress object's (the IPAddress pass below), not this bitmap's.
+        if (allocator.heldByIPAddress(ip)) return false;
         const family = familyOf(ip);
         return family === range.family || (i === 0 && !allocator.rangeFor(family));
       });

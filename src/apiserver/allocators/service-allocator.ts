@@ -11,11 +11,12 @@ import type { Service } from 'kubernetes-types/core/v1.js';
 import { initIPFamilyFields } from '../../api/strategies/services-ip-families.js';
 import { goStrings } from '../../api/validation/object-meta.js';
 import type { AllocationBitmap } from './bitmap.js';
-import { familyOf, type IPFamily } from './ip-range.js';
+import { familyOf, formatIp, parseIp, type IPFamily, type IpCidr } from './ip-range.js';
 import type { IPAddressRecorder } from './ip-address-objects.js';
 import { SECONDARY_SERVICE_IPS_KEY, SERVICE_IPS_KEY } from './range-allocation.js';
+import { lastAddress, prefixContainsIP, readyCidrs, serviceCidrEntries, type ServiceCidrEntry } from './service-cidr-set.js';
 import { parseServiceCidrs } from './service-cidrs.js';
-import { nodePortRange, serviceIpRange, type ServiceRange } from './service-ranges.js';
+import { ipStaticBand, nodePortRange, serviceIpRange, type ServiceRange } from './service-ranges.js';
 
 export interface ServiceAllocatorConfig {
   store: Store;
@@ -29,7 +30,18 @@ export interface ServiceAllocatorConfig {
   logger?: Logger;
   /** Publishes each allocated ClusterIP as an IPAddress object (kube 1.33's allocator does); none when absent. */
   ipAddresses?: IPAddressRecorder;
+  /**
+   * MultiCIDRServiceAllocator (GA in 1.33): the ServiceCIDR objects now (the API server's watch cache). Addresses
+   * come from every ready ServiceCIDR; those outside the configured ranges are held by their IPAddress objects alone.
+   * Absent: the configured ranges only, as the legacy bitmap allocator.
+   */
+  serviceCIDRs?: () => readonly KubeObject[];
+  /** With serviceCIDRs: whether an IPAddress object names the address (the watch cache; the create decides). */
+  ipAddressExists?: (ip: string) => boolean;
 }
+
+/** How many candidates a dynamic allocation in an extra ServiceCIDR looks at before calling the range full. */
+const MAX_EXTRA_SCAN = 1 << 20;
 
 interface ServicePort {
   name?: string;
@@ -82,6 +94,8 @@ export class ServiceAllocator {
   readonly ports: ServiceRange<number>;
   /** The cluster's IP families, primary (the default family) first. */
   readonly families: readonly IPFamily[];
+  /** The configured CIDRs, parallel to ipRanges. */
+  private readonly cidrs: readonly IpCidr[];
   private readonly rng: () => number;
 
   constructor(private readonly cfg: ServiceAllocatorConfig) {
@@ -89,6 +103,7 @@ export class ServiceAllocator {
     // Only the primary range holds the kubernetes Service's address; the second is stored at its own key.
     this.ipRanges = cidrs.map((c, i) => serviceIpRange(cfg.store, c, { key: i === 0 ? SERVICE_IPS_KEY : SECONDARY_SERVICE_IPS_KEY, reserveFirst: i === 0 }));
     this.families = cidrs.map((c) => c.family);
+    this.cidrs = cidrs;
     this.ports = nodePortRange(cfg.store, cfg.nodePortRange);
     this.rng = cfg.rng ?? Math.random;
   }
@@ -101,6 +116,31 @@ export class ServiceAllocator {
   /** The range addresses of `family` come from; undefined when the cluster is not configured for it. */
   rangeFor(family: string | undefined): ServiceRange<string> | undefined {
     return this.ipRanges.find((r) => r.family === family);
+  }
+
+  /**
+   * The CIDRs addresses may come from, or undefined for the legacy allocator. A configured range no ServiceCIDR names
+   * yet (the default ServiceCIDR is written after the API server starts serving) counts as ready.
+   */
+  serviceCidrEntries(): ServiceCidrEntry[] | undefined {
+    if (!this.cfg.serviceCIDRs) return undefined;
+    const entries = serviceCidrEntries(this.cfg.serviceCIDRs());
+    for (const c of this.cidrs) if (!entries.some((e) => e.cidr.spec === c.spec)) entries.unshift({ name: '', cidr: c, ready: true });
+    return entries;
+  }
+
+  /** The configured range (bitmap) whose CIDR holds `ip`, network and broadcast addresses included. */
+  private bitmapRangeOf(ip: string): ServiceRange<string> | undefined {
+    const p = parseIp(ip);
+    if (!p) return undefined;
+    const i = this.cidrs.findIndex((c) => c.family === p.family && p.value >= c.base && p.value <= lastAddress(c));
+    return i < 0 ? undefined : this.ipRanges[i];
+  }
+
+  /** An address of an extra ServiceCIDR: held by its IPAddress object, outside every bitmap. */
+  heldByIPAddress(ip: string): boolean {
+    const entries = this.serviceCidrEntries();
+    return !!entries && !this.bitmapRangeOf(ip) && entries.some((e) => prefixContainsIP(e.cidr, ip));
   }
 
   /** The first address of the range: the `kubernetes` Service's ClusterIP. */
@@ -125,13 +165,13 @@ export class ServiceAllocator {
       await this.unpublish(published, obj);
     };
     try {
-      await this.allocateClusterIPs(obj, old, oldIps, dryRun, took.ips);
+      await this.allocateClusterIPs(obj, old, oldIps, dryRun, took.ips, published);
       await this.allocateNodePorts(obj, old, oldPorts, dryRun, took.ports);
       // One create per address gained, after the bitmaps agreed (ipallocator.go AllocateService); none for dry runs.
       if (!dryRun && this.cfg.ipAddresses) {
         for (const ip of clusterIPsOf(obj)) {
           const family = familyOf(ip);
-          if (oldIps.includes(ip) || !family) continue;
+          if (oldIps.includes(ip) || published.includes(ip) || !family) continue;
           await this.cfg.ipAddresses.create(ip, family, obj);
           published.push(ip);
         }
@@ -186,7 +226,7 @@ export class ServiceAllocator {
    * allocated; values the old object held stay (an upgrade adds the secondary, a downgrade's drop is released on
    * commit). The IP family fields are settled first, as alloc.go does even for dry runs.
    */
-  private async allocateClusterIPs(obj: KubeObject, old: KubeObject | undefined, oldIps: string[], dryRun: boolean, took: string[]): Promise<void> {
+  private async allocateClusterIPs(obj: KubeObject, old: KubeObject | undefined, oldIps: string[], dryRun: boolean, took: string[], claimed: string[]): Promise<void> {
     const spec = (obj.spec ??= {}) as ServiceSpec;
     const oldSpec = specOf(old);
     if (typeOf(spec) === 'ExternalName') return;
@@ -203,6 +243,7 @@ export class ServiceAllocator {
     const families = spec.ipFamilies ?? [];
     // Unallocated families are "" markers until filled, as kube's allocClusterIPs keeps them (and reports them).
     const ips = families.map((_, i) => spec.clusterIPs?.[i] ?? '');
+    const entries = this.serviceCidrEntries();
     for (const [i, family] of families.entries()) {
       const requested = ips[i];
       if (requested && oldIps.includes(requested)) continue;
@@ -210,20 +251,100 @@ export class ServiceAllocator {
       // initIPFamilyFields refused families the cluster lacks.
       if (!range) throw StatusError.internal(`failed to allocate a serviceIP: ${family} is not configured on this cluster`);
       if (requested) {
+        if (entries) {
+          await this.claimFromServiceCidrs(obj, entries, requested, ips, dryRun, took, claimed);
+          continue;
+        }
         const allocated = await this.claimIP(obj, range, requested, ips, dryRun);
         if (allocated && !dryRun) took.push(requested);
         continue;
       }
-      const ip = await this.withBitmap(range, dryRun, (bm) => {
-        const offset = bm.allocateNext(this.rng);
-        if (offset === undefined) throw StatusError.internal('failed to allocate a serviceIP: range is full');
-        return range.valueAt(offset);
-      });
-      if (!dryRun) took.push(ip);
+      const ip = entries ? await this.allocateFromServiceCidrs(obj, entries, range.family!, range, dryRun, claimed) : await this.allocateNextInBitmap(range, dryRun);
+      if (ip === undefined) throw StatusError.internal('failed to allocate a serviceIP: range is full');
+      if (!dryRun && range.offsetOf(ip) !== undefined) took.push(ip);
       ips[i] = ip;
     }
     spec.clusterIPs = ips;
     spec.clusterIP = ips[0];
+  }
+
+  private async allocateNextInBitmap(range: ServiceRange<string>, dryRun: boolean): Promise<string | undefined> {
+    return this.withBitmap(range, dryRun, (bm) => {
+      const offset = bm.allocateNext(this.rng);
+      return offset === undefined ? undefined : range.valueAt(offset);
+    });
+  }
+
+  /**
+   * cidrallocator.go AllocateNextService: the first ready allocator of the family with a free address. kube walks a
+   * Go map (any order); here the configured range comes first, so the common create costs one bitmap update, and
+   * the extra ServiceCIDRs follow in name order.
+   */
+  private async allocateFromServiceCidrs(obj: KubeObject, entries: ServiceCidrEntry[], family: IPFamily, range: ServiceRange<string>, dryRun: boolean, claimed: string[]): Promise<string | undefined> {
+    const configured = this.cidrs[this.ipRanges.indexOf(range)];
+    const ready = readyCidrs(entries, family);
+    if (ready.some((c) => c.spec === configured.spec)) {
+      const ip = await this.allocateNextInBitmap(range, dryRun);
+      if (ip !== undefined) return ip;
+    }
+    for (const cidr of ready.filter((c) => c.spec !== configured.spec)) {
+      const ip = await this.allocateInExtraCidr(obj, cidr, family, dryRun);
+      if (ip === undefined) continue;
+      if (!dryRun) claimed.push(ip);
+      return ip;
+    }
+    return undefined;
+  }
+
+  /**
+   * ipallocator.go allocateNextService over IPAddress objects: a random start in the upper band, then the lower band
+   * (KEP-3070); an address is free when no IPAddress names it, and taken for good when its create succeeds.
+   * Addresses inside a configured range are the bitmap's and are skipped.
+   */
+  private async allocateInExtraCidr(obj: KubeObject, cidr: IpCidr, family: IPFamily, dryRun: boolean): Promise<string | undefined> {
+    const first = cidr.base + 1n;
+    const last = family === 'IPv4' ? lastAddress(cidr) - 1n : lastAddress(cidr);
+    if (last < first) return undefined;
+    const size = last - first + 1n;
+    const band = BigInt(ipStaticBand(Number(cidr.size > 1n << 32n ? 1n << 32n : cidr.size)));
+    const sub = (lo: bigint, hi: bigint): [bigint, bigint][] => (hi >= lo ? [[lo, hi]] : []);
+    const bands = [...sub(first + band, last), ...sub(first, first + band - 1n)];
+    let budget = MAX_EXTRA_SCAN;
+    for (const [lo, hi] of bands) {
+      const span = hi - lo + 1n;
+      const start = BigInt(Math.floor(this.rng() * Number(span > 1n << 52n ? 1n << 52n : span)));
+      for (let k = 0n; k < span && budget > 0; k++, budget--) {
+        const ip = formatIp(family, lo + ((start + k) % span));
+        if (this.bitmapRangeOf(ip) || this.cfg.ipAddressExists?.(ip)) continue;
+        if (dryRun) return ip;
+        // A create lost to another API server (mid-air collision) moves on to the next address.
+        if (await this.cfg.ipAddresses?.claim(ip, family, obj)) return ip;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * cidrallocator.go AllocateService: a ready ServiceCIDR must contain the address (never its network or broadcast
+   * address); one inside a configured range is claimed in that bitmap first (the dual write of 1.33), one outside
+   * is taken by creating its IPAddress object.
+   */
+  private async claimFromServiceCidrs(obj: KubeObject, entries: ServiceCidrEntry[], requested: string, ips: string[], dryRun: boolean, took: string[], claimed: string[]): Promise<void> {
+    // ipallocator ErrMismatchedNetwork and ErrAllocated, wrapped by alloc.go allocIPs.
+    const fail = (why: string) => invalid(obj, [fieldErr.invalid('spec.clusterIPs', goStrings([...ips]), `failed to allocate IP ${requested}: ${why}`)]);
+    if (!entries.some((e) => e.ready && prefixContainsIP(e.cidr, requested))) throw fail('the provided network does not match the current range');
+    const bitmap = this.bitmapRangeOf(requested);
+    if (bitmap) {
+      if (await this.claimIP(obj, bitmap, requested, ips, dryRun) && !dryRun) took.push(requested);
+      return;
+    }
+    const family = familyOf(requested)!;
+    if (dryRun) {
+      if (this.cfg.ipAddressExists?.(requested)) throw fail('provided IP is already allocated');
+      return;
+    }
+    if (this.cfg.ipAddresses && !(await this.cfg.ipAddresses.claim(requested, family, obj))) throw fail('provided IP is already allocated');
+    claimed.push(requested);
   }
 
   /** Marks a requested ClusterIP; false when it is the reserved address its owner already holds. */

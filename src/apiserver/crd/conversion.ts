@@ -12,6 +12,7 @@ import type { KubeObject } from '../../api/types.js';
 import { validateLabels } from '../../api/validation/labels.js';
 import { validateAnnotations } from '../../api/validation/object-meta.js';
 import { cloneJson } from '../../util/json.js';
+import { settle } from '../settle.js';
 import type { CallContext } from '../admission/webhook/client.js';
 import { callConversionWebhook, gvkString, reviewVersion } from './conversion-webhook.js';
 
@@ -80,16 +81,50 @@ function restoreObjectMeta(original: KubeObject, converted: Record<string, unkno
   return undefined;
 }
 
+/** How many converted objects a converter keeps (per CRD spec: a new spec builds a new converter, and cache). */
+export const CONVERTED_CACHE_SIZE = 10_000;
+
 export class WebhookConverter {
   private readonly versions: Set<string>;
+  /**
+   * Converted stored revisions by `uid/resourceVersion/version`, least recently used first. kube keeps each served
+   * version's objects converted in that version's watch cache, so an unchanged object goes to the webhook once; this
+   * is that reuse, bounded. Conversions under way are shared the same way, so watchers of one event make one call.
+   */
+  private readonly converted = new Map<string, KubeObject>();
+  private readonly inflight = new Map<string, Promise<KubeObject>>();
 
   constructor(private readonly crd: Crd, private readonly ctx: () => CallContext) {
     this.versions = new Set(crd.spec.versions.map((v) => `${crd.spec.group}/${v.name}`));
   }
 
   /**
+   * The cache key of a stored revision: only the decoded, frozen objects the API server shares are known to be what
+   * their resourceVersion names (an object being written carries its old resourceVersion with new content).
+   */
+  private key(o: KubeObject, to: string): string | undefined {
+    const m = o.metadata;
+    return Object.isFrozen(o) && m?.uid && m.resourceVersion ? `${m.uid}/${m.resourceVersion}/${to}` : undefined;
+  }
+
+  private remember(key: string, obj: KubeObject): void {
+    this.converted.set(key, obj);
+    if (this.converted.size > CONVERTED_CACHE_SIZE) this.converted.delete(this.converted.keys().next().value!);
+  }
+
+  private recall(key: string | undefined): KubeObject | undefined {
+    const hit = key === undefined ? undefined : this.converted.get(key);
+    if (hit) {
+      this.converted.delete(key!);
+      this.converted.set(key!, hit);
+    }
+    return hit;
+  }
+
+  /**
    * `objs` in version `to` (a version name of the CRD). Objects already in it are returned as they are and not sent;
-   * the rest go to the webhook in one ConversionReview. `list` selects the list wording of kube's messages.
+   * revisions converted before come from the cache; the rest go to the webhook in one ConversionReview. `list`
+   * selects the list wording of kube's messages.
    */
   async convert(objs: readonly KubeObject[], to: string, list: boolean): Promise<KubeObject[]> {
     const toGV = `${this.crd.spec.group}/${to}`;
@@ -99,8 +134,39 @@ export class WebhookConverter {
       throw conversionError(list ? `request to convert CR list failed, list index ${i} has invalid group/version: ${o.apiVersion ?? ''}`
         : `request to convert CR from an invalid group/version: ${o.apiVersion ?? ''}`);
     }
-    const pending = objs.filter((o) => o.apiVersion !== toGV);
-    if (!pending.length) return [...objs];
+    const keys = objs.map((o) => (o.apiVersion === toGV ? undefined : this.key(o, to)));
+    const out = objs.map((o, i) => (o.apiVersion === toGV ? o : this.recall(keys[i])));
+    // Another request converting the same revision: wait for its answer; if it failed, this one asks itself.
+    const waits = out.map((o, i) => (o || keys[i] === undefined ? undefined : this.inflight.get(keys[i]!)));
+    if (waits.some(Boolean)) {
+      const settled = await Promise.allSettled(waits.map((w) => w ?? Promise.resolve(undefined)));
+      settled.forEach((r, i) => { if (waits[i] && r.status === 'fulfilled') out[i] = r.value; });
+    }
+    const pending = objs.map((_, i) => i).filter((i) => !out[i]);
+    if (!pending.length) return out as KubeObject[];
+    const review = this.review(pending.map((i) => objs[i]), toGV, to, list);
+    review.catch(() => undefined);
+    pending.forEach((i, j) => {
+      const k = keys[i];
+      if (k === undefined || this.inflight.has(k)) return;
+      const one = review.then((all) => all[j]);
+      one.catch(() => undefined);
+      this.inflight.set(k, one);
+    });
+    try {
+      const converted = await review;
+      pending.forEach((i, j) => {
+        out[i] = converted[j];
+        if (keys[i] !== undefined) this.remember(keys[i]!, converted[j]);
+      });
+    } finally {
+      for (const i of pending) if (keys[i] !== undefined) this.inflight.delete(keys[i]!);
+    }
+    return out as KubeObject[];
+  }
+
+  /** One ConversionReview of `pending` (none in `toGV`) and the checks of its answer; the results are shared and frozen. */
+  private async review(pending: KubeObject[], toGV: string, to: string, list: boolean): Promise<KubeObject[]> {
     const conv = this.crd.spec.conversion!;
     const version = reviewVersion(conv);
     if (!version) throw conversionError('no supported conversion review versions');
@@ -113,9 +179,8 @@ export class WebhookConverter {
       throw conversionError(`${what} failed: ${(err as Error).message}`);
     }
     if (answered.length !== pending.length) throw conversionError(`${what} returned ${answered.length} objects, expected ${pending.length}`);
-    const converted = pending.map((original, i) => this.check(original, answered[i], toGV, what, list ? i : undefined));
-    let next = 0;
-    return objs.map((o) => (o.apiVersion === toGV ? o : this.coerce(converted[next++], to)));
+    const checked = pending.map((original, i) => this.check(original, answered[i], toGV, what, list ? i : undefined));
+    return checked.map((o) => settle(this.coerce(o, to)));
   }
 
   /** The per-object checks of Convert, worded for a list item (`index`) or a single object. */

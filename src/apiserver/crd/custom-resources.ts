@@ -112,7 +112,10 @@ export function customResourceDecls(crd: Crd, terminating: () => boolean, conver
       shortNames: names.shortNames?.length ? [...names.shortNames] : undefined,
       categories: names.categories?.length ? [...names.categories] : undefined,
       subresources: status || scale ? { status: status || undefined, scale: scale ? scaleDecl(scale) : undefined } : undefined,
-      strategy: crStrategy({ group: crd.spec.group, plural: names.plural, schema, statusSubresource: status, scale, terminating }),
+      strategy: crStrategy({
+        group: crd.spec.group, plural: names.plural, schema, statusSubresource: status, scale, terminating,
+        namespaced: crd.spec.scope === 'Namespaced', selectableFields: v.selectableFields,
+      }),
       table: crTable(v.additionalPrinterColumns),
       storedAs: { group: crd.spec.group, plural: names.plural, codec: converter ? webhookCodec(crd, v, storage, converter) : codec(crd, v, storage) },
       openapiSchema: crOpenApiSchema(schema),

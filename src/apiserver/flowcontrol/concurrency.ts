@@ -36,22 +36,34 @@ export interface AllocItem {
   target: number;
 }
 
+/** conc_alloc.go MinTarget: a target below it counts as it, so that idle levels still share what is left over. */
+const MIN_TARGET = 0.001;
+const EPSILON = 1e-7;
+
 /**
- * Splits `total` seats among levels: each gets fairProp × its target, clamped to [lower, upper], with the one
- * fairProp that makes the allocations sum to `total` (found by bisection; kube solves the same problem exactly).
- * When even the lower bounds or the upper bounds cannot meet `total`, those bounds are the answer.
+ * computeConcurrencyAllocation: splits `total` seats among levels so that each gets fairProp × its target, clamped
+ * to [lower, upper], with the one fairProp that makes the allocations sum to `total` (found by bisection; kube
+ * solves the same problem exactly). Undefined when the bounds make that impossible (kube then keeps the current
+ * limits).
  */
-export function allocate(total: number, items: readonly AllocItem[]): number[] {
-  const at = (p: number) => items.map((it) => Math.min(it.upper, Math.max(it.lower, p * it.target)));
+export function allocate(total: number, items: readonly AllocItem[]): number[] | undefined {
+  let lowerSum = 0;
+  let upperSum = 0;
+  for (const it of items) {
+    if (it.lower < 0 || it.upper < it.lower || it.target < it.lower) return undefined;
+    lowerSum += it.lower;
+    upperSum += it.upper;
+  }
+  if (lowerSum - total > EPSILON || total - upperSum > EPSILON) return undefined;
+  if (total === 0) return items.map(() => 0);
+  if (lowerSum - total > -EPSILON) return items.map((i) => i.lower);
+  if (total - upperSum > -EPSILON) return items.map((i) => i.upper);
+  const at = (p: number) => items.map((it) => Math.min(it.upper, Math.max(it.lower, p * Math.max(it.target, MIN_TARGET))));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const lowerSum = sum(items.map((i) => i.lower));
-  const upperSum = sum(items.map((i) => i.upper));
-  if (lowerSum >= total) return items.map((i) => i.lower);
-  if (upperSum <= total) return items.map((i) => i.upper);
   let lo = 0;
   let hi = 1;
-  while (sum(at(hi)) < total && hi < 1e12) hi *= 2;
-  for (let n = 0; n < 60; n++) {
+  while (sum(at(hi)) < total && hi < 1e15) hi *= 2;
+  for (let n = 0; n < 80; n++) {
     const mid = (lo + hi) / 2;
     if (sum(at(mid)) < total) lo = mid;
     else hi = mid;
@@ -61,3 +73,22 @@ export function allocate(total: number, items: readonly AllocItem[]): number[] {
 
 /** kube's seatDemandSmoothingCoefficient: a level's remembered demand decays by this much per 10 s round. */
 export const DEMAND_SMOOTHING = 0.977;
+
+/** seatDemandStats: the last round's demand average, deviation and peak, and the smoothed envelope borrowing targets. */
+export interface SeatDemandStats {
+  avg: number;
+  stdDev: number;
+  highWatermark: number;
+  smoothed: number;
+}
+
+/** seatDemandStats.update: envelope = avg + stdDev; smoothed = max(envelope, A × smoothed + (1 − A) × envelope). */
+export function updateDemandStats(stats: SeatDemandStats, obs: { duration: number; average: number; deviation: number; max: number }): void {
+  stats.highWatermark = obs.max;
+  if (obs.duration <= 0) return;
+  const dev = Number.isNaN(obs.deviation) ? 0 : obs.deviation;
+  stats.avg = obs.average;
+  stats.stdDev = dev;
+  const envelope = obs.average + dev;
+  stats.smoothed = Math.max(envelope, DEMAND_SMOOTHING * stats.smoothed + (1 - DEMAND_SMOOTHING) * envelope);
+}

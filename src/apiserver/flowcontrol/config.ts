@@ -3,9 +3,10 @@
 
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import { FLOW_SCHEMAS, PRIORITY_LEVELS } from '../bootstrap-flowcontrol.js';
-import { allocate, DEMAND_SMOOTHING, levelLimits, type LevelLimits } from './concurrency.js';
+import { allocate, levelLimits, updateDemandStats, type LevelLimits, type SeatDemandStats } from './concurrency.js';
 import { QueueSet, type QueuingConfig, type RejectReason } from './queue-set.js';
 import { flowDistinguisher, hashFlowID, matchesFlowSchema, type RequestDigest } from './rules.js';
+import { levelMaxSeats } from './work-estimator.js';
 
 /** Counts for one (FlowSchema, priority level) pair, served as apiserver_flowcontrol_* metrics. */
 export interface FlowCounters {
@@ -21,12 +22,19 @@ export interface FlowCounters {
 export interface Level {
   readonly name: string;
   uid: string;
+  spec: PriorityLevelConfiguration;
   exempt: boolean;
   queuing: QueuingConfig;
   limits: LevelLimits;
   /** Seats and queues; for an exempt level only the count of what runs (no limit applies). */
   readonly qs: QueueSet;
-  smoothedDemand: number;
+  /** The level's seats now, as the last borrowing round (or configuration change) set them. */
+  currentCL: number;
+  /** The most seats one request of this level may be estimated at (0: the estimator's own limit). */
+  maxSeats: number;
+  demand: SeatDemandStats;
+  /** Its object is gone: no schema leads here any more, and it goes once what waits and runs is done. */
+  quiescing: boolean;
 }
 
 export interface Classification {
@@ -61,9 +69,22 @@ export class FlowControlConfig {
   private catchAll!: FlowSchema;
   private readonly cache = new Map<string, Classification>();
   private readonly counters = new Map<string, FlowCounters>();
+  private lastInput: { schemas: readonly FlowSchema[]; levels: readonly PriorityLevelConfiguration[] } = { schemas: [], levels: [] };
+  private reapScheduled = false;
 
-  constructor(readonly serverConcurrencyLimit: number) {
+  /** `clock`: milliseconds for the queues' virtual time and the seat-demand integrators. */
+  constructor(readonly serverConcurrencyLimit: number, private readonly clock: () => number = performance.now.bind(performance)) {
     this.digest([], []);
+  }
+
+  /** A quiescing level drained: digest again without it (maybeReap, then the config worker's next pass). */
+  private maybeReap(name: string): void {
+    if (!this.levels.get(name)?.quiescing || this.reapScheduled) return;
+    this.reapScheduled = true;
+    setImmediate(() => {
+      this.reapScheduled = false;
+      this.digest(this.lastInput.schemas, this.lastInput.levels);
+    });
   }
 
   /**
@@ -71,36 +92,54 @@ export class FlowControlConfig {
    * whose level does not exist are left out of matching (and reported Dangling). Returns each schema's Dangling state.
    */
   digest(schemas: readonly FlowSchema[], levels: readonly PriorityLevelConfiguration[]): DanglingState[] {
+    this.lastInput = { schemas, levels };
     const pls = new Map<string, PriorityLevelConfiguration>();
     for (const pl of levels) pls.set(pl.metadata!.name!, pl);
     for (const pl of MANDATORY_LEVELS) if (!pls.has(pl.metadata!.name!)) pls.set(pl.metadata!.name!, pl);
+    // Levels whose object went away keep their queues, and their share of the server, while requests still wait
+    // or run in them (processOldPLsLocked: quiescing); idle ones go now.
+    const desired = new Set(pls.keys());
+    for (const [name, level] of this.levels) {
+      if (desired.has(name)) {
+        level.quiescing = false;
+        level.qs.onIdle = undefined;
+        continue;
+      }
+      if (level.qs.isIdle()) {
+        this.levels.delete(name);
+        continue;
+      }
+      level.quiescing = true;
+      // Only a quiescing level listens for idleness (the hot path pays nothing for it otherwise).
+      level.qs.onIdle = () => this.maybeReap(name);
+      pls.set(name, level.spec);
+    }
     const limits = levelLimits([...pls.values()].map(shares), this.serverConcurrencyLimit);
-    const seen = new Set<string>();
     let i = 0;
     for (const [name, pl] of pls) {
-      seen.add(name);
       const lim = limits[i++]!;
       const exempt = pl.spec?.type === 'Exempt';
       const q = pl.spec?.limited?.limitResponse?.type === 'Queue' ? pl.spec.limited.limitResponse.queuing : undefined;
       const queuing: QueuingConfig = q ? { queues: q.queues ?? 64, handSize: q.handSize ?? 8, queueLengthLimit: q.queueLengthLimit ?? 50 } : { queues: 0, handSize: 0, queueLengthLimit: 0 };
-      const limit = exempt ? Infinity : lim.nominal;
+      const maxSeats = q ? levelMaxSeats(lim.nominal, queuing.handSize) : 0;
       let level = this.levels.get(name);
       if (!level) {
-        level = { name, uid: pl.metadata?.uid ?? '', exempt, queuing, limits: lim, qs: new QueueSet(name, limit, queuing), smoothedDemand: 0 };
+        // A new level starts halfway between its nominal seats and what it may lend (finishQueueSetReconfigsLocked).
+        const currentCL = lim.nominal - Math.trunc((lim.nominal - lim.min) / 2);
+        const qs = new QueueSet(name, exempt ? Infinity : currentCL, queuing, this.clock);
+        level = { name, uid: pl.metadata?.uid ?? '', spec: pl, exempt, queuing, limits: lim, qs, currentCL, maxSeats, demand: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 }, quiescing: false };
         this.levels.set(name, level);
       } else {
         level.uid = pl.metadata?.uid ?? '';
+        level.spec = pl;
         level.exempt = exempt;
         level.limits = lim;
+        level.maxSeats = maxSeats;
         if (!sameQueuing(level.queuing, queuing)) level.qs.setQueuing((level.queuing = queuing));
-        level.qs.setConcurrencyLimit(limit);
       }
     }
-    for (const [name, level] of this.levels) {
-      if (seen.has(name)) continue;
-      level.qs.close();
-      this.levels.delete(name);
-    }
+    // A changed configuration takes effect at once: kube runs a borrowing round (without its timer) right away.
+    this.rebalance();
 
     const fss = new Map<string, FlowSchema>();
     for (const fs of schemas) fss.set(fs.metadata!.name!, fs);
@@ -109,7 +148,8 @@ export class FlowControlConfig {
     const matching: FlowSchema[] = [];
     for (const fs of fss.values()) {
       const plName = fs.spec?.priorityLevelConfiguration.name ?? '';
-      const found = this.levels.has(plName);
+      const level = this.levels.get(plName);
+      const found = !!level && !level.quiescing;
       states.push(found
         ? { name: fs.metadata!.name!, status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" and it exists` }
         : { name: fs.metadata!.name!, status: 'True', reason: 'NotFound', message: `This FlowSchema references the PriorityLevelConfiguration object named "${plName}" but there is no such object` });
@@ -134,7 +174,8 @@ export class FlowControlConfig {
     const hash = !level.exempt && level.queuing.queues > 1 ? hashFlowID(fs.metadata!.name!, flowDistinguisher(rd, fs)) : 0n;
     const c: Classification = {
       flowSchema: fs.metadata!.name!, level, hash,
-      headers: { [FS_UID_HEADER]: fs.metadata?.uid ?? '', [PL_UID_HEADER]: level.uid },
+      // Frozen: answers without headers of their own share it (filter.ts withHeaders).
+      headers: Object.freeze({ [FS_UID_HEADER]: fs.metadata?.uid ?? '', [PL_UID_HEADER]: level.uid }),
       counters: this.countersFor(fs.metadata!.name!, level.name),
     };
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
@@ -147,27 +188,33 @@ export class FlowControlConfig {
   }
 
   /**
-   * One borrowing round (every 10 s in kube): each limited level's demand, smoothed, becomes a target within
-   * [nominal - lendable, nominal + borrowing], and the nominal seats are shared out in proportion to targets.
+   * One borrowing round (every 10 s in kube, and at every configuration change; updateBorrowingLocked): each
+   * level's seat demand since the last round gives avg + stdDev, smoothed; the target is that within
+   * [max(nominal − lendable, min(nominal, peak demand)), nominal + borrowing limit], and the sum of nominal seats
+   * is shared out in proportion to targets. Exempt levels take part (their demand lowers what others may borrow)
+   * but are never limited.
    */
   rebalance(): void {
-    const limited = [...this.levels.values()].filter((l) => !l.exempt);
-    const total = limited.reduce((s, l) => s + l.limits.nominal, 0);
-    const items = limited.map((l) => {
-      l.smoothedDemand = Math.max(l.qs.demandHighWater, DEMAND_SMOOTHING * l.smoothedDemand);
-      l.qs.demandHighWater = l.qs.seatsInUse;
-      const target = Math.min(l.limits.max, Math.max(l.limits.min, l.smoothedDemand));
-      return { lower: l.limits.min, upper: l.limits.max, target };
+    const levels = [...this.levels.values()];
+    let nominalSum = 0;
+    const items = levels.map((l) => {
+      nominalSum += l.limits.nominal;
+      updateDemandStats(l.demand, l.qs.demand.reset());
+      const lower = Math.max(l.limits.min, Math.min(l.limits.nominal, l.demand.highWatermark));
+      return { lower, upper: l.limits.max, target: Math.max(lower, l.demand.smoothed) };
     });
-    const allocs = allocate(total, items);
-    limited.forEach((l, i) => l.qs.setConcurrencyLimit(Math.round(allocs[i]!)));
+    const allocs = allocate(nominalSum, items);
+    levels.forEach((l, i) => {
+      if (allocs) l.currentCL = Math.round(allocs[i]!);
+      if (!l.exempt) l.qs.setConcurrencyLimit(l.currentCL);
+    });
   }
 
   private countersFor(fs: string, pl: string): FlowCounters {
     const key = `${fs}\u0000${pl}`;
     let c = this.counters.get(key);
     if (!c) {
-      c = { flowSchema: fs, priorityLevel: pl, dispatched: 0, inQueue: 0, executing: 0, executingSeats: 0, rejected: { 'concurrency-limit': 0, 'queue-full': 0, 'time-out': 0 } };
+      c = { flowSchema: fs, priorityLevel: pl, dispatched: 0, inQueue: 0, executing: 0, executingSeats: 0, rejected: { 'concurrency-limit': 0, 'queue-full': 0, 'time-out': 0, cancelled: 0 } };
       this.counters.set(key, c);
     }
     return c;
@@ -179,7 +226,8 @@ function shares(pl: PriorityLevelConfiguration): { shares: number; lendablePerce
   return {
     shares: c?.nominalConcurrencyShares ?? (pl.spec?.type === 'Exempt' ? 0 : 30),
     lendablePercent: c?.lendablePercent ?? 0,
-    borrowingLimitPercent: pl.spec?.type === 'Exempt' ? 0 : pl.spec?.limited?.borrowingLimitPercent,
+    // plSpecCommons gives exempt levels no borrowing limit: nominal + the whole server (they are never held to it).
+    borrowingLimitPercent: pl.spec?.type === 'Exempt' ? undefined : pl.spec?.limited?.borrowingLimitPercent,
   };
 }
 
@@ -191,8 +239,17 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The user's part of the cache key, kept per user object: in-process clients send the same object with every
+ * request, so their groups are joined once instead of per request.
+ */
+const userKeys = new WeakMap<RequestDigest['user'], string>();
+
 /** Everything classification reads: who, and the request's shape (the path only for non-resource requests). */
 function cacheKey(rd: RequestDigest): string {
-  const shape = rd.isResourceRequest ? `${rd.apiGroup}\u0000${rd.resource}\u0000${rd.subresource}\u0000${rd.namespace}` : `\u0001${rd.path}`;
-  return `${rd.user.name}\u0000${rd.user.groups.join('\u0000')}\u0001${rd.verb}\u0000${shape}`;
+  let who = userKeys.get(rd.user);
+  if (who === undefined) userKeys.set(rd.user, (who = `${rd.user.name}\u0000${rd.user.groups.join('\u0000')}`));
+  return rd.isResourceRequest
+    ? `${who}\u0001${rd.verb}\u0000${rd.apiGroup}\u0000${rd.resource}\u0000${rd.subresource}\u0000${rd.namespace}`
+    : `${who}\u0001${rd.verb}\u0001${rd.path}`;
 }

@@ -1,18 +1,23 @@
 // The API Priority and Fairness filter (k8s.io/apiserver pkg/server/filters/priority-and-fairness.go): classifies
-// each request, runs it when its level has a seat, queues or rejects it otherwise, and marks every classified answer
-// with the X-Kubernetes-PF-* headers. Long-running requests other than watches are not tracked at all.
+// each request, estimates its seats, runs it when its level has them, queues or rejects it otherwise (a queued
+// request whose client goes away leaves its queue), and marks every classified answer with the X-Kubernetes-PF-*
+// headers. Watches are counted while open, to charge writes for the watchers they wake. Long-running requests
+// other than watches are not tracked at all.
 
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { ApiResponse } from '../../client/interfaces.js';
 import type { UserInfo } from '../admission/interfaces.js';
 import type { ServerResponse } from '../interfaces.js';
 import type { RequestInfo } from '../request-info.js';
+import { isWatchResponse, type WatchResponse } from '../interfaces.js';
 import { FlowControlConfig, type Classification, type DanglingState } from './config.js';
 import { DroppedRequestsTracker } from './dropped-requests.js';
 import { renderMetrics } from './metrics.js';
 import { parseGoDuration } from '../../util/go-duration.js';
-import type { RejectReason } from './queue-set.js';
+import type { QueueTicket, RejectReason } from './queue-set.js';
 import type { RequestDigest } from './rules.js';
+import { WatchTracker } from './watch-tracker.js';
+import { estimateWork, first, maxSeats, selectedName, type EstimatorSources, type Query, type WorkEstimate } from './work-estimator.js';
 
 export interface FlowControlOptions {
   /** --max-requests-inflight + --max-mutating-requests-inflight: 400 + 200 by default. */
@@ -21,6 +26,8 @@ export interface FlowControlOptions {
   requestTimeoutMs?: number;
   /** Wall clock for Retry-After bookkeeping (injectable for tests). */
   now?: () => number;
+  /** Objects stored for a resource (the watch cache's size): lists are charged by it. */
+  objectCount?: (group: string, resource: string) => number | undefined;
 }
 
 /** BasicLongRunningRequestCheck(watch, proxy; attach, exec, proxy, log, portforward) as kube-apiserver configures it. */
@@ -40,11 +47,15 @@ export class FlowControl {
   private readonly dropped: DroppedRequestsTracker;
   private readonly requestTimeoutMs: number;
   private timer?: NodeJS.Timeout;
+  readonly watches = new WatchTracker();
+  private readonly sources: EstimatorSources;
 
   constructor(opts: FlowControlOptions = {}) {
     this.config = new FlowControlConfig(opts.serverConcurrencyLimit ?? 600);
     this.dropped = new DroppedRequestsTracker(opts.now ?? Date.now);
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
+    const objectCount = opts.objectCount ?? (() => undefined);
+    this.sources = { objectCount, watchCount: (info) => this.watches.interested(info) };
   }
 
   /** Starts the periodic borrowing round. */
@@ -65,20 +76,23 @@ export class FlowControl {
   }
 
   /**
-   * Runs `exec` under flow control. `timeout` is the request's ?timeout= (a Go duration): a quarter of it, or of
-   * the server's request timeout, is how long the request may wait in a queue (at most a minute).
+   * Runs `exec` under flow control. `query` gives the list options the estimate reads and ?timeout= (a Go
+   * duration): a quarter of it, or of the server's request timeout, is how long the request may wait in a queue
+   * (at most a minute). `signal` aborts when the client goes away: a queued request then leaves its queue.
    */
-  async serve(info: RequestInfo, method: string, user: UserInfo, timeout: string | undefined, exec: () => Promise<ServerResponse>): Promise<ServerResponse> {
+  async serve(info: RequestInfo, method: string, user: UserInfo, query: Query, exec: () => Promise<ServerResponse>, signal?: AbortSignal): Promise<ServerResponse> {
     if (info.verb !== 'watch' && isLongRunning(info)) return exec();
     const c = this.config.classify(digest(info, method, user));
-    const qs = c.level.qs;
+    const level = c.level;
+    const we = estimateWork(info, query, level.maxSeats, this.sources);
+    const qs = level.qs;
+    if (qs.tryStart(maxSeats(we))) return this.run(c, info, query, we, undefined, exec);
     const counters = c.counters;
-    if (c.level.exempt || qs.tryStart(1)) return this.run(c, exec);
     counters.inQueue++;
-    const reason = await qs.wait(c.hash, 1, this.waitLimit(timeout));
+    const outcome = await qs.wait(c.hash, we, this.waitLimit(first(query?.timeout)), signal);
     counters.inQueue--;
-    if (reason) return this.reject(c, reason);
-    return this.run(c, exec);
+    if (typeof outcome === 'string') return this.reject(c, outcome);
+    return this.run(c, info, query, we, outcome, exec);
   }
 
   /** apiserver_flowcontrol_* in the Prometheus text format. */
@@ -86,29 +100,43 @@ export class FlowControl {
     return renderMetrics(this.config);
   }
 
-  /** Runs a request that holds its seat (or needs none: exempt levels only count what they run). */
-  private async run(c: Classification, exec: () => Promise<ServerResponse>): Promise<ServerResponse> {
+  /** Runs a request that holds its seats (exempt levels hold them too, without a limit). */
+  private async run(c: Classification, info: RequestInfo, query: Query, we: WorkEstimate, ticket: QueueTicket | undefined, exec: () => Promise<ServerResponse>): Promise<ServerResponse> {
     const counters = c.counters;
-    const exempt = c.level.exempt;
-    if (exempt) {
-      c.level.qs.seatsInUse++;
-      c.level.qs.executing++;
-    }
+    const seats = maxSeats(we);
     counters.dispatched++;
     counters.executing++;
-    counters.executingSeats++;
+    counters.executingSeats += seats;
     try {
-      return withHeaders(await exec(), c.headers);
+      const out = await exec();
+      if (info.verb === 'watch' && isWatchResponse(out)) return this.tracked(out, info, query, c.headers);
+      return withHeaders(out, c.headers);
     } finally {
       counters.executing--;
-      counters.executingSeats--;
-      if (exempt) {
-        c.level.qs.seatsInUse--;
-        c.level.qs.executing--;
-      } else {
-        c.level.qs.finish(1);
-      }
+      counters.executingSeats -= seats;
+      c.level.qs.finish(we, ticket);
     }
+  }
+
+  /** A watch counted by what it watches from when it starts until either side ends it. */
+  private tracked(out: WatchResponse, info: RequestInfo, query: Query, headers: Readonly<Record<string, string>>): WatchResponse {
+    const fieldSelector = first(query?.fieldSelector);
+    const name = info.name || (fieldSelector ? selectedName(fieldSelector) ?? '' : '');
+    const start = out.watch;
+    return {
+      ...out,
+      headers: out.headers ? { ...out.headers, ...headers } : { ...headers },
+      watch: async (sink) => {
+        const forget = this.watches.register(name === info.name ? info : { ...info, name });
+        try {
+          const stop = await start({ send: (ev) => sink.send(ev), close: () => { forget(); sink.close(); } });
+          return () => { forget(); stop(); };
+        } catch (err) {
+          forget();
+          throw err;
+        }
+      },
+    };
   }
 
   /** tooManyRequests: a plain-text 429 (http.Error) with Retry-After from the level's recent rejections. */
@@ -142,8 +170,9 @@ function digest(info: RequestInfo, method: string, user: UserInfo): RequestDiges
 /** The answer with the PF headers added (every kind that carries headers: plain answers, watches, relayed streams). */
 function withHeaders(out: ServerResponse, headers: Readonly<Record<string, string>>): ServerResponse {
   if ('kubelet' in out) return out;
-  // A copy: an answer object may be shared (cached documents), and its headers with it.
-  return { ...out, headers: out.headers ? { ...out.headers, ...headers } : { ...headers } } as ServerResponse;
+  // A copy: an answer object may be shared (cached documents), and its headers with it. Without headers of its
+  // own it takes the classification's frozen ones as they are.
+  return { ...out, headers: out.headers ? { ...out.headers, ...headers } : headers } as ServerResponse;
 }
 
 /** A malformed ?timeout= leaves the server's own limit in force. */

@@ -25,6 +25,6 @@ export function renderMetrics(cfg: FlowControlConfig): string {
   family('nominal_limit_seats', 'gauge', 'Nominal number of execution seats configured for each priority level',
     levels.map((l) => [`priority_level="${l.name}"`, l.limits.nominal]));
   family('current_limit_seats', 'gauge', 'current derived number of execution seats available to each priority level',
-    levels.map((l) => [`priority_level="${l.name}"`, l.exempt ? l.limits.nominal : l.qs.concurrencyLimit]));
+    levels.map((l) => [`priority_level="${l.name}"`, l.currentCL]));
   return out.join('\n') + '\n';
 }

@@ -7,8 +7,13 @@ import { FLOW_SCHEMAS, PRIORITY_LEVELS } from '../bootstrap-flowcontrol.js';
 import { allocate, levelLimits } from './concurrency.js';
 import { FlowControlConfig } from './config.js';
 import { DroppedRequestsTracker } from './dropped-requests.js';
-import { QueueSet } from './queue-set.js';
+import { QueueSet, type QueueTicket, type RejectReason } from './queue-set.js';
 import { deal } from './shuffle-sharding.js';
+import { ONE_SEAT, type WorkEstimate } from './work-estimator.js';
+
+const wide = (n: number): WorkEstimate => ({ initialSeats: n, finalSeats: 0, additionalLatencyMs: 0 });
+/** 'run' for a dispatched request, else the reject reason. */
+const outcome = (r: RejectReason | QueueTicket | undefined): string => (typeof r === 'string' ? r : 'run');
 
 test('shuffle sharding deals distinct, deterministic hands', () => {
   assert.deepEqual(deal(0n, 10, 3), [0, 1, 2]);
@@ -26,9 +31,10 @@ test('nominal seats of kube\'s default levels out of 600', () => {
   const cfg = new FlowControlConfig(600);
   cfg.digest(FLOW_SCHEMAS, PRIORITY_LEVELS);
   const nominal = Object.fromEntries([...cfg.levels.values()].map((l) => [l.name, [l.limits.nominal, l.limits.min, l.limits.max]]));
-  // shares sum 245; ceil(600 × shares / 245); lendable rounded half away from zero (98 × 25% = 24.5 → 25); no borrowing limit → up to the whole server.
+  // shares sum 245; ceil(600 × shares / 245); lendable rounded half away from zero (98 × 25% = 24.5 → 25); no borrowing
+  // limit → up to the whole server (exempt levels never have one: plSpecCommons).
   assert.deepEqual(nominal, {
-    'catch-all': [13, 13, 613], exempt: [0, 0, 0], system: [74, 50, 674], 'node-high': [98, 73, 698], 'leader-election': [25, 25, 625],
+    'catch-all': [13, 13, 613], exempt: [0, 0, 600], system: [74, 50, 674], 'node-high': [98, 73, 698], 'leader-election': [25, 25, 625],
     'workload-high': [98, 49, 698], 'workload-low': [245, 24, 845], 'global-default': [49, 24, 649],
   });
   assert.deepEqual(levelLimits([{ shares: 1, lendablePercent: 0, borrowingLimitPercent: 0 }, { shares: 0, lendablePercent: 0, borrowingLimitPercent: 0 }], 10), [{ nominal: 10, min: 10, max: 10 }, { nominal: 0, min: 0, max: 0 }]);
@@ -36,9 +42,13 @@ test('nominal seats of kube\'s default levels out of 600', () => {
 
 test('borrowing: seats follow demand within each level\'s bounds', () => {
   const out = allocate(100, [{ lower: 10, upper: 90, target: 90 }, { lower: 10, upper: 90, target: 10 }]);
-  assert.deepEqual(out.map((x) => Math.round(x)), [90, 10]);
-  assert.deepEqual(allocate(10, [{ lower: 8, upper: 9, target: 9 }, { lower: 8, upper: 9, target: 9 }]), [8, 8]);
-  assert.deepEqual(allocate(100, [{ lower: 1, upper: 20, target: 5 }, { lower: 1, upper: 20, target: 5 }]), [20, 20]);
+  assert.deepEqual(out?.map((x) => Math.round(x)), [90, 10]);
+  // computeConcurrencyAllocation refuses bounds that cannot sum to the total; kube then keeps the current limits.
+  assert.equal(allocate(10, [{ lower: 8, upper: 9, target: 9 }, { lower: 8, upper: 9, target: 9 }]), undefined);
+  assert.equal(allocate(100, [{ lower: 1, upper: 20, target: 5 }, { lower: 1, upper: 20, target: 5 }]), undefined);
+  assert.deepEqual(allocate(16, [{ lower: 8, upper: 9, target: 9 }, { lower: 8, upper: 9, target: 9 }]), [8, 8]);
+  // Idle levels (target 0 counts as MinTarget 0.001) share what a busy level cannot take evenly.
+  assert.deepEqual(allocate(30, [{ lower: 5, upper: 20, target: 5 }, { lower: 0, upper: 50, target: 0 }, { lower: 0, upper: 50, target: 0 }])?.map((x) => Math.round(x * 1000) / 1000), [20, 5, 5]);
 });
 
 test('seats: a level runs up to its limit, queues the rest and serves queues in turn', async () => {
@@ -49,19 +59,24 @@ test('seats: a level runs up to its limit, queues the rest and serves queues in 
   assert.deepEqual([qs.seatsInUse, qs.executing], [2, 2]);
   // Flow 0 and flow 1 land in different queues (hand of one card each).
   const order: string[] = [];
-  const a1 = qs.wait(0n, 1, 60_000).then((r) => order.push(`a1:${r ?? 'run'}`));
-  const a2 = qs.wait(0n, 1, 60_000).then((r) => order.push(`a2:${r ?? 'run'}`));
-  const a3 = qs.wait(0n, 1, 60_000).then((r) => order.push(`a3:${r ?? 'run'}`));
-  const b1 = qs.wait(1n, 1, 60_000).then((r) => order.push(`b1:${r ?? 'run'}`));
+  const tickets: QueueTicket[] = [];
+  const w = (name: string, hash: bigint) => qs.wait(hash, ONE_SEAT, 60_000).then((r) => {
+    order.push(`${name}:${outcome(r)}`);
+    if (r && typeof r !== 'string') tickets.push(r);
+  });
+  const a1 = w('a1', 0n);
+  const a2 = w('a2', 0n);
+  const a3 = w('a3', 0n);
+  const b1 = w('b1', 1n);
   await a3;
   assert.deepEqual(order, ['a3:queue-full'], 'the third in one queue of length 2 is turned away');
   assert.equal(qs.waitingRequests, 3);
-  qs.finish(1);
-  qs.finish(1);
+  qs.finish(ONE_SEAT);
+  qs.finish(ONE_SEAT);
   await Promise.all([a1, b1]);
   // Fair queuing: one from each queue before the second of flow 0.
   assert.deepEqual(order.slice(1), ['a1:run', 'b1:run']);
-  qs.finish(1);
+  qs.finish(ONE_SEAT, tickets[0]);
   await a2;
   assert.deepEqual(order.slice(3), ['a2:run']);
   assert.deepEqual([qs.seatsInUse, qs.waitingRequests], [2, 0]);
@@ -70,17 +85,87 @@ test('seats: a level runs up to its limit, queues the rest and serves queues in 
 test('Reject levels, wide requests and queue time-outs', async () => {
   const reject = new QueueSet('r', 1, { queues: 0, handSize: 0, queueLengthLimit: 0 });
   assert.equal(reject.tryStart(1), true);
-  assert.equal(await reject.wait(5n, 1, 1000), 'concurrency-limit');
-  reject.finish(1);
-  assert.equal(await reject.wait(5n, 1, 1000), undefined);
+  assert.equal(await reject.wait(5n, ONE_SEAT, 1000), 'concurrency-limit');
+  reject.finish(ONE_SEAT);
+  assert.equal(await reject.wait(5n, ONE_SEAT, 1000), undefined);
   // A level with no seats still runs one request at a time (canAccommodateSeatsLocked).
   const none = new QueueSet('z', 0, { queues: 0, handSize: 0, queueLengthLimit: 0 });
   assert.equal(none.tryStart(1), true);
   assert.equal(none.tryStart(1), false);
   const q = new QueueSet('q', 1, { queues: 1, handSize: 1, queueLengthLimit: 5 });
   assert.equal(q.tryStart(1), true);
-  assert.equal(await q.wait(1n, 1, 5), 'time-out');
+  assert.equal(await q.wait(1n, ONE_SEAT, 5), 'time-out');
   assert.equal(q.waitingRequests, 0);
+});
+
+test('a queued request whose caller gives up leaves its queue as cancelled', async () => {
+  const qs = new QueueSet('c', 1, { queues: 2, handSize: 1, queueLengthLimit: 5 });
+  assert.equal(qs.tryStart(1), true);
+  const gone = new AbortController();
+  const waiting = qs.wait(0n, ONE_SEAT, 60_000, gone.signal);
+  const other = qs.wait(0n, ONE_SEAT, 60_000);
+  assert.deepEqual([qs.waitingRequests, qs.waitingSeats], [2, 2]);
+  gone.abort();
+  assert.equal(await waiting, 'cancelled');
+  assert.deepEqual([qs.waitingRequests, qs.waitingSeats], [1, 1]);
+  // Already gone before it queued: never enters a queue.
+  assert.equal(await qs.wait(0n, ONE_SEAT, 60_000, gone.signal), 'cancelled');
+  qs.finish(ONE_SEAT);
+  assert.equal(outcome(await other), 'run', 'the one behind it runs in its turn');
+});
+
+test('fair queuing by seat-seconds: a wide request waits for its seats and does not starve narrow flows', async () => {
+  const clock = () => 0; // virtual time only moves by dispatches: no real time passes
+  const qs = new QueueSet('w', 10, { queues: 2, handSize: 1, queueLengthLimit: 10 }, clock);
+  assert.equal(qs.tryStart(10), true);
+  const order: string[] = [];
+  const tickets = new Map<string, QueueTicket>();
+  const w = (name: string, hash: bigint, we: WorkEstimate) => qs.wait(hash, we, 60_000).then((r) => {
+    order.push(name);
+    if (r && typeof r !== 'string') tickets.set(name, r);
+  });
+  // deal(0n, 2, 1) = [0] and deal(1n, 2, 1) = [1]: flow A and flow B have a queue each.
+  const all = [w('A1', 0n, wide(10)), w('A2', 0n, wide(10)), w('B1', 1n, ONE_SEAT), w('B2', 1n, ONE_SEAT), w('B3', 1n, ONE_SEAT)];
+  assert.equal(qs.waitingSeats, 23);
+  qs.finish(wide(10));
+  await new Promise((r) => setImmediate(r));
+  // A's head would finish at R+30 seat-seconds, B's at R+3, R+6, R+9: B's three go first; A1 then needs all ten seats.
+  assert.deepEqual(order, ['B1', 'B2', 'B3']);
+  assert.deepEqual([qs.seatsInUse, qs.waitingRequests], [3, 2]);
+  for (const b of ['B1', 'B2']) qs.finish(ONE_SEAT, tickets.get(b));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(order.length, 3, 'A1 waits until every seat is free');
+  qs.finish(ONE_SEAT, tickets.get('B3'));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(order, ['B1', 'B2', 'B3', 'A1']);
+  assert.deepEqual([qs.seatsInUse, qs.executing], [10, 1]);
+  qs.finish(wide(10), tickets.get('A1'));
+  await Promise.all(all);
+  assert.deepEqual(order, ['B1', 'B2', 'B3', 'A1', 'A2']);
+});
+
+test('a write that wakes watchers holds its final seats after it answers', async () => {
+  const qs = new QueueSet('f', 10, { queues: 1, handSize: 1, queueLengthLimit: 5 });
+  const we: WorkEstimate = { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 };
+  assert.equal(qs.tryStart(3), true);
+  qs.finish(we);
+  assert.deepEqual([qs.executing, qs.seatsInUse], [0, 3], 'no longer executing, seats still held');
+  for (let i = 0; i < 200 && qs.seatsInUse > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(qs.seatsInUse, 0);
+});
+
+test('changed queues keep waiting requests; a level turned to Reject lets them drain', async () => {
+  const qs = new QueueSet('d', 1, { queues: 4, handSize: 2, queueLengthLimit: 5 });
+  assert.equal(qs.tryStart(1), true);
+  const queued = [qs.wait(3n, ONE_SEAT, 60_000), qs.wait(9n, ONE_SEAT, 60_000)];
+  qs.setQueuing({ queues: 0, handSize: 0, queueLengthLimit: 0 });
+  assert.equal(qs.waitingRequests, 2);
+  assert.equal(await qs.wait(1n, ONE_SEAT, 60_000), 'concurrency-limit', 'new requests meet the Reject rule');
+  qs.finish(ONE_SEAT);
+  const first = await Promise.race(queued);
+  assert.equal(outcome(first), 'run');
+  qs.finish(ONE_SEAT, first as QueueTicket);
+  assert.deepEqual((await Promise.all(queued)).map(outcome), ['run', 'run']);
 });
 
 test('Retry-After starts at 1 s, doubles under sustained rejection and eases back', () => {

@@ -9,7 +9,7 @@ import { startComponentThread, type ComponentThread } from './component-thread.j
 
 /** What crosses into the worker: plain settings, and the signing key (KeyObjects clone across threads). */
 export interface ControllerManagerThreadData {
-  options: Pick<ControllerManagerOptions, 'rootCA' | 'clusterSigning' | 'controllers' | 'nodeLifecycle' | 'podAutoscaler' | 'podEventBatchMs'> & {
+  options: Pick<ControllerManagerOptions, 'rootCA' | 'clusterSigning' | 'controllers' | 'nodeLifecycle' | 'podAutoscaler' | 'podEventBatchMs' | 'legacyTokenCleanUpPeriodMs'> & {
     signer?: { keys: NonNullable<ControllerManagerOptions['serviceAccountTokenSigner']>['keys']; issuer: string };
   };
 }

@@ -9,7 +9,7 @@ import { startComponentThread, type ComponentThread } from './component-thread.j
 
 /** What crosses into the worker: plain settings (profiles, certificates and addresses clone as data). */
 export interface NodeAgentThreadData {
-  options: Pick<NodeAgentOptions, 'profiles' | 'serverTls' | 'serviceCIDR' | 'serviceCIDRv6' | 'apiServer'>;
+  options: Pick<NodeAgentOptions, 'profiles' | 'serverTls' | 'serviceCIDR' | 'serviceCIDRv6' | 'apiServer' | 'volumeDir'>;
   /** Whether kubelets act as their own nodes (nodeClient given) or through the agent's client. */
   perNodeIdentity: boolean;
   publish: PortMapping[];

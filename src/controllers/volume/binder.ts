@@ -15,6 +15,7 @@ import { QueueController, type RecordingControllerOptions } from '../util/base.j
 import type { EventRecorder } from '../util/events.js';
 import { clone, type NodeObj, type Typed } from '../util/types.js';
 import { findMatchingVolume, reservedFor, volumeSatisfies } from './matching.js';
+import { deleteDecision } from './deleter.js';
 
 export const NAME = 'persistentvolume-binder-controller';
 export const COMPONENT = 'persistentvolume-controller';
@@ -220,13 +221,23 @@ export class PersistentVolumeBinder extends QueueController {
 
   private async reclaim(pv: PVObj): Promise<void> {
     switch (pv.spec?.persistentVolumeReclaimPolicy) {
-      case 'Delete':
+      case 'Delete': {
+        const decision = deleteDecision(pv);
+        // An external provisioner's volume is its to delete (src/controllers/volume/csi-provisioner.ts, local-path.ts).
+        if ('external' in decision) return;
+        if ('error' in decision) {
+          this.recorder.event(pv, 'Warning', 'VolumeFailedDelete', decision.error);
+          await this.setVolumePhase(pv, 'Failed', decision.error);
+          return;
+        }
+        // hostPath under /tmp: removed on kube-controller-manager's own host, which is none of the emulated nodes.
         try {
           await this.client.delete(R.persistentvolumes, undefined, pv.metadata.name!);
         } catch (e) {
           if (!isNotFound(e)) throw e;
         }
         return;
+      }
       case 'Recycle':
         this.recorder.event(pv, 'Warning', 'VolumeFailedRecycle', 'No recycler plugin found for the volume!');
         await this.setVolumePhase(pv, 'Failed');
@@ -236,7 +247,11 @@ export class PersistentVolumeBinder extends QueueController {
     }
   }
 
-  private async setVolumePhase(pv: PVObj, phase: string): Promise<void> {
-    await this.client.update(R.persistentvolumes, undefined, { ...pv, status: { ...(pv.status ?? {}), phase } } as PVObj, { subresource: 'status' });
+  private async setVolumePhase(pv: PVObj, phase: string, message?: string): Promise<void> {
+    // updateVolumePhase sets the message with the phase: a later phase clears an old failure's message.
+    const status = { ...(pv.status ?? {}), phase };
+    if (message) status.message = message;
+    else delete status.message;
+    await this.client.update(R.persistentvolumes, undefined, { ...pv, status } as PVObj, { subresource: 'status' });
   }
 }

@@ -15,8 +15,11 @@ import { QueueController, type RecordingControllerOptions } from '../util/base.j
 import type { EventRecorder } from '../util/events.js';
 import { SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, type PVCObj, type PVObj, type StorageClassObj } from './binder.js';
 import { PROVISIONED_BY_ANNOTATION } from './local-path.js';
+import { deleteVolumeObject, externalShouldDelete } from './deleter.js';
 
 export const NAME = 'csi-provisioner';
+/** Queue keys of released volumes to delete (claims are `namespace/name`, which never hold a colon). */
+const RELEASED = 'pv:';
 /** The identity the provisioner stamps on its volumes (`<start ms>-<random>-<driver>` in the real one). */
 const IDENTITY_ATTRIBUTE = 'storage.kubernetes.io/csiProvisionerIdentity';
 
@@ -47,6 +50,12 @@ export class CsiProvisioner extends QueueController {
     this.pvs = opts.informers.for<PVObj>(R.persistentvolumes);
     this.classes = opts.informers.for<StorageClassObj>(R.storageclasses);
     this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: () => undefined });
+    // Released volumes of the emulated drivers: DeleteVolume, then the object (the library's deleteVolumeOperation).
+    const onPV = (pv: PVObj) => {
+      const driver = pv.spec?.csi?.driver;
+      if (driver && emulatedDriver(driver) && externalShouldDelete(pv, driver)) this.queue.add(`${RELEASED}${pv.metadata.name}`);
+    };
+    this.pvs.addHandler({ add: onPV, update: (_o, pv) => onPV(pv), delete: () => undefined });
   }
 
   protected informersToSync() {
@@ -54,6 +63,12 @@ export class CsiProvisioner extends QueueController {
   }
 
   async reconcile(key: string): Promise<void> {
+    if (key.startsWith(RELEASED)) {
+      const pv = this.pvs.get(key.slice(RELEASED.length));
+      // The storage system's data goes with DeleteVolume; node agents drop it when the object goes (src/csi/backend.ts).
+      if (pv?.spec?.csi && externalShouldDelete(pv, pv.spec.csi.driver)) await deleteVolumeObject(this.client, pv.metadata.name!);
+      return;
+    }
     const claim = this.pvcs.get(key);
     if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
     const driver = emulatedDriver(claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION]);

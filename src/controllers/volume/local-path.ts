@@ -21,6 +21,7 @@ import type { NodeObj } from '../util/types.js';
 import {
   SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, type PVCObj, type PVObj, type StorageClassObj,
 } from './binder.js';
+import { deleteVolumeObject, externalShouldDelete } from './deleter.js';
 
 export const NAME = 'local-path-provisioner';
 export const PROVISIONER = 'rancher.io/local-path';
@@ -31,6 +32,8 @@ export const PROVISIONER = 'rancher.io/local-path';
  */
 export const COMPONENT = `${PROVISIONER}_local-path-provisioner-${randomSuffix(10)}-${randomSuffix(5)}_${randomUUID()}`;
 export const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
+/** Queue keys of released volumes to delete (claims are `namespace/name`, which never hold a colon). */
+const RELEASED = 'pv:';
 export const LINUX_BASE_PATH = '/var/local-path-provisioner';
 export const WINDOWS_BASE_PATH = 'C:\\local-path-provisioner';
 
@@ -59,6 +62,8 @@ export class LocalPathProvisioner extends QueueController {
     this.classes = opts.informers.for<StorageClassObj>(R.storageclasses);
     this.nodes = opts.informers.for<NodeObj>(R.nodes);
     this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: (c) => { this.toldNoNode.delete(c.metadata.uid ?? ''); } });
+    const onPV = (pv: PVObj) => { if (externalShouldDelete(pv, PROVISIONER)) this.queue.add(`${RELEASED}${pv.metadata.name}`); };
+    this.pvs.addHandler({ add: onPV, update: (_o, pv) => onPV(pv), delete: () => undefined });
   }
 
   protected informersToSync() {
@@ -66,6 +71,13 @@ export class LocalPathProvisioner extends QueueController {
   }
 
   async reconcile(key: string): Promise<void> {
+    if (key.startsWith(RELEASED)) {
+      const pv = this.pvs.get(key.slice(RELEASED.length));
+      // provisioner.go Delete: a helper pod `rm -rf`s the directory on the volume's node, then the object goes. The
+      // node agent running that node removes the directory when it sees the object go (src/node/volumes/host-dirs.ts).
+      if (pv && externalShouldDelete(pv, PROVISIONER)) await deleteVolumeObject(this.client, pv.metadata.name!);
+      return;
+    }
     const claim = this.pvcs.get(key);
     if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
     const sc = this.classes.get(classOf(claim));

@@ -18,7 +18,8 @@ import { mountHostProcessDirs } from './hostprocess-dirs.js';
 import { sandboxMountRoot } from './sandbox-mount.js';
 import { volumeContent, type VolumeContext } from '../volumes/volume-content.js';
 import { parseQuantity } from '../../api/quantity.js';
-import { backendVolume } from '../../csi/backend.js';
+import { mountBackendVolume } from '../../csi/backend.js';
+import { hostDirKey } from '../volumes/host-dirs.js';
 
 /** Where a HostProcess container's volumes and image land on the host (host_process.go e2e). */
 export const SANDBOX_MOUNT_POINT_ENV = 'CONTAINER_SANDBOX_MOUNT_POINT';
@@ -191,18 +192,18 @@ function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Pic
     }
     if (content.kind === 'network') {
       // A storage system's data outlives the pod and the node: the next pod sees it wherever it runs.
-      fs.mount(path, backendVolume(content.key, os, now), { readOnly: !!m.readOnly || content.readOnly, source: content.source });
+      mountBackendVolume(fs, path, content.key, now, { readOnly: !!m.readOnly || content.readOnly, source: content.source });
       continue;
     }
     // A PersistentVolume's files live on the node, keyed by the volume's name, so a later pod sees what an earlier wrote.
-    const key = content.kind === 'hostPath' ? content.path.toLowerCase() : content.kind === 'persistentVolume' ? pvVolumeKey(content.volumeName) : v.name;
+    const key = content.kind === 'hostPath' ? hostDirKey(os, content.path) : content.kind === 'persistentVolume' ? pvVolumeKey(content.volumeName) : v.name;
     const table = content.kind === 'hostPath' || content.kind === 'persistentVolume' ? deps.shared.host : deps.shared.pod;
     let vol = table.get(key);
     if (!vol) {
       vol = new Volume(os, now);
       table.set(key, vol);
     }
-    const readOnly = !!m.readOnly || (content.kind === 'persistentVolume' && content.readOnly);
+    const readOnly = !!m.readOnly || ((content.kind === 'persistentVolume' || content.kind === 'hostPath') && !!content.readOnly);
     fs.mount(path, vol, { readOnly, source: content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind });
   }
 }

@@ -22,6 +22,8 @@ import { podDns, type DnsSettings } from './pod-dns.js';
 import type { CniResult } from '../../network/cni/interfaces.js';
 import { OOM_EXIT_CODE, OOM_KILL_AFTER_MS, OOM_REASON, oomKilled } from './oom.js';
 import type { Timer } from '../../util/clock.js';
+import { syncMountedVolumes } from '../../csi/backend.js';
+import { hostDirs } from '../volumes/host-dirs.js';
 
 export interface ProcessHostOptions {
   profile: NodeProfile;
@@ -57,11 +59,13 @@ export class ProcessHost {
   private readonly procs = new Map<ContainerRuntime, ContainerProcess>();
   private readonly oomTimers = new Map<ContainerRuntime, Timer>();
   private readonly podVolumes = new Map<string, SharedVolumes['pod']>();
-  private readonly hostVolumes: SharedVolumes['host'] = new Map();
+  /** The node's directories (src/node/volumes/host-dirs.ts), which a provisioner's teardown may remove. */
+  private readonly hostVolumes: SharedVolumes['host'];
   private readonly clock: ShellClock;
 
   constructor(private readonly o: ProcessHostOptions) {
     this.clock = shellClock(o.clock);
+    this.hostVolumes = hostDirs(o.profile.name);
   }
 
   /**
@@ -158,6 +162,8 @@ export class ProcessHost {
     if (!p) return;
     p.stop(reason);
     this.procs.delete(c);
+    // What the container wrote to network volumes reaches the storage system (unmount flushes).
+    syncMountedVolumes(p.env.fs);
   }
 
   /** A renewed ServiceAccount token reaches the token files of the pod's running containers. */
@@ -189,7 +195,11 @@ export class ProcessHost {
 
   /** kubectl exec: a command beside the main process. */
   exec(c: ContainerRuntime, argv: string[], io: ShellIO): Promise<RunResult> | undefined {
-    return this.procs.get(c)?.exec(argv, io);
+    const p = this.procs.get(c);
+    if (!p) return undefined;
+    // Network volumes are revalidated before the session and flushed after it, as NFS's close-to-open (src/csi/backend.ts).
+    syncMountedVolumes(p.env.fs);
+    return p.exec(argv, io).finally(() => syncMountedVolumes(p.env.fs));
   }
 
   /** An exec probe or hook: output captured, cut off after the timeout. */

@@ -39,6 +39,8 @@ interface Entry {
 
 export class ServiceAccountTokenManager {
   private readonly entries = new Map<string, Entry>();
+  /** Each pod's entry keys, so a pod that goes costs its own entries, not a walk over every pod's. */
+  private readonly byPod = new Map<string, Set<string>>();
   private stopped = false;
 
   constructor(private readonly o: TokenManagerOptions) {}
@@ -50,6 +52,10 @@ export class ServiceAccountTokenManager {
     if (!e) {
       e = { pod, inFlight: false };
       this.entries.set(key, e);
+      const uid = pod.metadata?.uid ?? '';
+      let keys = this.byPod.get(uid);
+      if (!keys) this.byPod.set(uid, (keys = new Set()));
+      keys.add(key);
     }
     e.pod = pod;
     if (e.token) return { token: e.token };
@@ -65,9 +71,11 @@ export class ServiceAccountTokenManager {
 
   /** The pod is gone from the node: drop its tokens (token_manager.go DeleteServiceAccountToken). */
   forget(podUID: string): void {
-    for (const [key, e] of this.entries) {
-      if (e.pod.metadata?.uid !== podUID) continue;
-      e.timer?.cancel();
+    const keys = this.byPod.get(podUID);
+    if (!keys) return;
+    this.byPod.delete(podUID);
+    for (const key of keys) {
+      this.entries.get(key)?.timer?.cancel();
       this.entries.delete(key);
     }
   }
@@ -76,6 +84,7 @@ export class ServiceAccountTokenManager {
     this.stopped = true;
     for (const e of this.entries.values()) e.timer?.cancel();
     this.entries.clear();
+    this.byPod.clear();
   }
 
   private key(pod: Pod, p: TokenProjection): string {

@@ -21,7 +21,7 @@ export type VolumeContent =
   /** An empty directory of the pod (emptyDir); `memory` is tmpfs on Linux, a disk directory on Windows. */
   | { kind: 'emptyDir'; memory: boolean }
   /** A path on the node, shared by every pod that mounts it. */
-  | { kind: 'hostPath'; path: string; type: string }
+  | { kind: 'hostPath'; path: string; type: string; readOnly?: boolean }
   /** A bound PersistentVolumeClaim's volume: its files live on the node for the PersistentVolume's life. */
   | { kind: 'persistentVolume'; volumeName: string; readOnly: boolean }
   /** Data on a storage system every node reaches (CSI volume, NFS export, FlexVolume share): src/csi/backend.ts. */
@@ -79,6 +79,9 @@ function claimContent(v: Volume, ns: string, ctx: VolumeContext): VolumeContent 
   }
   if (spec?.nfs && ctx.node) return nfsContent(spec.nfs, claim.volumeName, readOnly || !!spec.nfs.readOnly, ctx);
   if (spec?.flexVolume && ctx.node) return flexContent(spec.flexVolume, claim.volumeName, readOnly, ns, ctx);
+  // hostPath and local volumes (local-path's among them) are a directory of the node: pods mounting the path see it.
+  if (spec?.hostPath) return { kind: 'hostPath', path: spec.hostPath.path, type: spec.hostPath.type ?? '', readOnly };
+  if (spec?.local) return { kind: 'hostPath', path: spec.local.path, type: '', readOnly };
   return { kind: 'persistentVolume', volumeName: claim.volumeName, readOnly };
 }
 

@@ -9,7 +9,7 @@ import { resourcePrefix } from '../../../api/registry.js';
 import type { KubeObject } from '../../../api/types.js';
 import type { Webhook } from '../../../api/validation/admission-registration.js';
 import type { AdmissionAttributes, AdmissionLookup } from '../interfaces.js';
-import type { Invocation } from './review.js';
+import type { GVK, Invocation } from './review.js';
 import { requestNamespace } from './review.js';
 import { ruleMatches, type RuleTarget } from './rules.js';
 
@@ -78,6 +78,18 @@ const invocationFor = (d: ResourceDecl, sub: string): Invocation => ({
   kind: { group: d.group, version: d.version, kind: d.kind }, resource: { group: d.group, version: d.version, resource: d.plural }, subresource: sub, decl: d,
 });
 
+/**
+ * The kind of a request's subresource in an equivalent version (the EquivalentResourceMapper's KindFor of the
+ * resource and subresource). A subresource with an object of its own has the same kind in every version winkube
+ * serves: a scale subresource's is autoscaling/v1 Scale for apps/v1 and for every version of a custom resource
+ * (only the unserved extensions/v1beta1, apps/v1beta1 and apps/v1beta2 had Scales of their own, per
+ * ScaleREST.GroupVersionKind), and token, binding and eviction belong to core/v1 pods and ServiceAccounts, which
+ * have no other versions.
+ */
+function subresourceKindIn(_equivalent: ResourceDecl, kind: GVK): GVK {
+  return kind;
+}
+
 /** ShouldCallHook: selectors first (a selector error only counts if a rule matches), then rules. */
 export function shouldCall(hook: Webhook, a: AdmissionAttributes, lookup: AdmissionLookup, equivalents?: Equivalents): Invocation | undefined {
   let nsError: unknown;
@@ -101,7 +113,7 @@ export function shouldCall(hook: Webhook, a: AdmissionAttributes, lookup: Admiss
     outer: for (const r of rules) {
       for (const d of eqs) {
         if (ruleMatches(r, target(a, d))) {
-          inv = invocationFor(d, a.subresource);
+          inv = { ...invocationFor(d, a.subresource), ...(a.kind ? { kind: subresourceKindIn(d, a.kind) } : {}) };
           break outer;
         }
       }

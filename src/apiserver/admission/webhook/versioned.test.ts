@@ -73,3 +73,21 @@ test('convertObject there and back keeps the object and never changes its input'
   assert.deepEqual(input, hpaV1);
   assert.deepEqual(back.spec, hpaV1.spec);
 });
+
+test('a subresource matched through an equivalent version: status takes that version\'s kind and shape, an object of its own (Scale) keeps kind and shape', () => {
+  const v1 = attrs('autoscaling', 'v1', 'horizontalpodautoscalers', hpaV1);
+  const status: AdmissionAttributes = { ...v1, operation: 'CREATE', subresource: 'status' };
+  const rules = (sub: string) => hook(['autoscaling'], ['v2'], [`horizontalpodautoscalers/${sub}`]);
+  const statusInv = shouldCall(rules('status'), status, lookup, equivalents)!;
+  assert.deepEqual([statusInv.kind.version, statusInv.subresource], ['v2', 'status']);
+  assert.equal(versionedAttributes(status, statusInv).object!.apiVersion, 'autoscaling/v2');
+  // The object of a scale subresource is an autoscaling/v1 Scale whichever version its parent is requested through
+  // (ScaleREST.GroupVersionKind; custom resources alike): the webhook gets that kind and the object as it is.
+  const scaleObj = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 } } as KubeObject;
+  const scale: AdmissionAttributes = { ...v1, subresource: 'scale', object: scaleObj, kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } };
+  const scaleInv = shouldCall(rules('scale'), scale, lookup, equivalents)!;
+  assert.deepEqual([scaleInv.kind, scaleInv.resource, scaleInv.subresource], [
+    { group: 'autoscaling', version: 'v1', kind: 'Scale' }, { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' }, 'scale',
+  ]);
+  assert.equal(versionedAttributes(scale, scaleInv), scale, 'no conversion between equal kinds');
+});

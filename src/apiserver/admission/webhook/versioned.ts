@@ -10,7 +10,7 @@ import type { ResourceDecl } from '../../../api/interfaces.js';
 import type { KubeObject } from '../../../api/types.js';
 import { cloneJson } from '../../../util/json.js';
 import type { AdmissionAttributes } from '../interfaces.js';
-import type { Invocation } from './review.js';
+import { requestKind, type Invocation } from './review.js';
 
 /** Converts `obj` (in `from`'s version) to `to`'s version through their shared storage form; never changes `obj`. */
 export function convertObject(obj: KubeObject, from: ResourceDecl, to: ResourceDecl): KubeObject {
@@ -30,9 +30,15 @@ export async function convertObjectAsync(obj: KubeObject, from: ResourceDecl, to
   return (await call.fromStorage([cloneJson(obj)], false))[0];
 }
 
-/** Whether the webhook was matched through another version than the request's. */
+/**
+ * Whether the webhook sees the object in another kind than the request's (NewVersionedAttributes converts only when
+ * the invocation's kind differs): matched through another version of the resource, unless the object is a
+ * subresource's whose kind is the same there (an autoscaling/v1 Scale of any version of a custom resource).
+ */
 export function isConverted(a: AdmissionAttributes, inv: Invocation): inv is Invocation & { decl: ResourceDecl } {
-  return inv.decl !== undefined && inv.decl !== a.decl;
+  if (inv.decl === undefined || inv.decl === a.decl) return false;
+  const k = requestKind(a);
+  return k.group !== inv.kind.group || k.version !== inv.kind.version || k.kind !== inv.kind.kind;
 }
 
 /**
