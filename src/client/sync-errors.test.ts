@@ -59,3 +59,13 @@ test('runWorkers reports a failing reconcile and retries it', async () => {
   assert.equal(calls, 3);
   assert.deepEqual(lines, ['ERROR sync "ns/x" failed with the server could not find the requested resource key=ns/x']);
 });
+
+test('a conflict (a lost optimistic-concurrency race) is retried without an error line', () => {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'info', write: (l) => lines.push(l) });
+  const r = new SyncErrorReporter(logger, () => 0);
+  r.failed('default/web', StatusError.staleResourceVersion('apps', 'deployments', 'web'));
+  r.failed('default/web', new Error('pods is forbidden'));
+  assert.equal(lines.length, 1, 'only the non-conflict failure is an error line');
+  assert.match(lines[0]!, /sync "default\/web" failed with pods is forbidden/);
+});

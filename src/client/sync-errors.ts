@@ -2,6 +2,7 @@
 // klog at error level: `sync "<key>" failed with <err>`, pkg/controller/replicaset processNextWorkItem), limited so a
 // key failing in a hot retry loop prints once per window rather than on every retry.
 
+import { isStatusError } from '../api/errors.js';
 import type { Logger } from '../util/log.js';
 
 /** One line per key per window; the lines held back are counted on the next one. */
@@ -19,6 +20,12 @@ export class SyncErrorReporter {
   /** A sync of `key` failed: logged at error level unless the same key was reported within the window. */
   failed(key: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
+    // A write that lost an optimistic-concurrency race is retried against the newer object at once: routine, and
+    // common while a cluster starts (several writers on one object), so it stays out of the error log.
+    if (isStatusError(err) && err.code === 409 && err.reason === 'Conflict') {
+      this.logger.debug('reconcile conflicted, will retry', { key, err: message });
+      return;
+    }
     const now = this.now();
     const st = this.keys.get(key);
     // A new error text for the key is news: it is printed even inside the window.

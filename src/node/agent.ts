@@ -233,7 +233,9 @@ export class NodeAgent {
   async start(): Promise<void> {
     await this.server?.listen();
     const all = [...this.kubelets.values()];
-    const width = this.o.registerConcurrency ?? 16;
+    // Each registration is a few requests in a row; with the agent in a worker thread every one crosses to the API
+    // server's thread and back, so more run at once (64 stays within the system level's seats under APF).
+    const width = this.o.registerConcurrency ?? 64;
     let next = 0;
     await Promise.all(Array.from({ length: Math.min(width, all.length) }, async () => {
       while (next < all.length) await all[next++].register();
