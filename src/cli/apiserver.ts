@@ -20,6 +20,7 @@ interface Opts {
   controlPlaneEndpoint?: string;
   writeKubeconfig?: string;
   authorizationMode: string;
+  enablePriorityAndFairness: boolean;
   logLevel: LogLevel;
 }
 
@@ -40,6 +41,7 @@ export function apiserverCommand(): Command {
     .option('--service-cluster-ip-range <cidrs>', 'Service ClusterIP ranges: one CIDR, or two of different families', '10.96.0.0/12')
     .option('--control-plane-endpoint <url>', 'the URL joining nodes are told (kube-public/cluster-info); this server when absent')
     .option('--write-kubeconfig <file>', 'where to write the admin kubeconfig (default <data-dir>/kubeconfig)')
+    .option('--enable-priority-and-fairness [bool]', 'classify, queue and limit requests with API Priority and Fairness; false serves every request at once', (v: string) => v !== 'false', true)
     .option('--authorization-mode <modes>', `ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (Node, RBAC, AlwaysAllow, AlwaysDeny are served)`, DEFAULT_AUTHORIZATION_MODES.join(','));
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {
@@ -69,7 +71,7 @@ export function apiserverCommand(): Command {
     // The same Cluster `winkube up` runs, with no component beside the API server.
     const cluster = new Cluster({
       dataDir, port: o.port, logger, store, serviceCidr: o.serviceClusterIpRange, controlPlaneEndpoint: o.controlPlaneEndpoint,
-      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`), authorizationModes,
+      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`), authorizationModes, priorityAndFairness: o.enablePriorityAndFairness !== false,
     });
     try {
       await cluster.start();

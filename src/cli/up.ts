@@ -29,6 +29,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
   { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
+  { name: 'enable-priority-and-fairness', type: 'boolean', help: 'kube-apiserver\'s: classify, queue and limit requests with API Priority and Fairness (FlowSchemas and PriorityLevelConfigurations); false serves every request at once', default: true },
   { name: 'authorization-mode', type: 'string', help: `kube-apiserver's: ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (winkube serves Node, RBAC, AlwaysAllow and AlwaysDeny)`, default: DEFAULT_AUTHORIZATION_MODES.join(','), placeholder: 'MODES' },
   { name: 'threads', type: 'boolean', help: 'run the scheduler, the controller-manager and the node agent in worker threads beside the API server, so they use a second core; --threads=false keeps them on the API server\'s thread', default: true },
   { name: 'legacy-service-account-token-clean-up-period', type: 'string', help: 'kube-controller-manager\'s: how long an auto-generated ServiceAccount token Secret may go unused before the legacy token cleaner marks it invalid, and how long it then stays before it is deleted', default: '8760h0m0s', placeholder: 'DURATION' },
@@ -142,7 +143,7 @@ export const upCommand: Command = {
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
       dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, legacyTokenCleanUpPeriodMs, serviceCidr,
-      gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes,
+      gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes, priorityAndFairness: flags['enable-priority-and-fairness'] as boolean,
       threads: flags.threads ? { logLevel: level } : undefined,
     });
     let stopping = false;

@@ -60,6 +60,8 @@ export interface ClusterConfig {
   gmsaWebhook?: boolean;
   /** kube-apiserver's --authorization-mode, in order; Node,RBAC when absent. */
   authorizationModes?: readonly string[];
+  /** kube-apiserver's --enable-priority-and-fairness (on when absent). */
+  priorityAndFairness?: boolean;
 }
 
 export class Cluster {
@@ -80,7 +82,7 @@ export class Cluster {
     this.pki = loadOrCreatePki(cfg.dataDir, [...new Set(['127.0.0.1', '::1', '10.96.0.1', apiServiceIP])]);
     this.controlPlane = new ControlPlane({
       dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES, serviceCidr: cfg.serviceCidr,
-      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert }, authorizationModes: cfg.authorizationModes,
+      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert }, authorizationModes: cfg.authorizationModes, priorityAndFairness: cfg.priorityAndFairness,
     });
     this.http = new HttpFrontEnd({
       api: this.controlPlane.api,

@@ -69,6 +69,8 @@ export interface ControlPlaneConfig {
   serviceAccountKeys?: ServiceAccountKeys;
   /** --authorization-mode, in order (src/apiserver/authz/modes.ts); Node,RBAC when absent. */
   authorizationModes?: readonly string[];
+  /** --enable-priority-and-fairness (on when absent). */
+  priorityAndFairness?: boolean;
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -147,6 +149,7 @@ export class ControlPlane {
     this.api = new ApiServer({
       registry: this.registry,
       store: this.store,
+      ...(cfg.priorityAndFairness === false ? { flowControl: false } : {}),
       clock: cfg.clock,
       logger: cfg.logger.child('apiserver'),
       patcher: createPatcher(cfg.clock),
