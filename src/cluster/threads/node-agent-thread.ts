@@ -35,6 +35,7 @@ export async function startNodeAgentThread(opts: {
     logLevel: opts.logLevel, workerData: { ...data },
     ...(nodeClient ? { identity: (node: string) => nodeClient(node).transport } : {}),
   });
-  const ports = thread.started?.t === 'started' ? thread.started.published ?? [] : [];
+  // A restarted thread listens again on the same host ports, or on new ones where the mapping asked for port 0.
+  const ports = thread.started?.published ?? [];
   return Object.assign(thread, { published: opts.publish.map((mapping, i) => ({ port: ports[i] ?? 0, mapping })) });
 }
