@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Job } from 'kubernetes-types/batch/v1.js';
-import { defaultJob } from '../../api/strategies/batch.js';
 import { R } from '../../client/resources.js';
 import { rfc3339 } from '../../util/clock.js';
 import { NS } from '../testing/builders.js';
-import { drain, newHarness, type Harness } from '../testing/harness.js';
+import { drain, type Harness } from '../testing/harness.js';
 import type { PodObj } from '../util/types.js';
 import { backoffDelay, finishedTime, nextBackoffRecord, remainingForIndex, remainingMs } from './backoff.js';
 import { JOB_TRACKING_FINALIZER, JobController, type JobObj } from './controller.js';
+import { makeJob, setup } from './testing.js';
 import { INDEX_FAILURE_COUNT_KEY } from './index-failures.js';
 import { podIndex } from './indexes.js';
 
@@ -81,18 +81,6 @@ describe('Job pod-failure back-off (pkg/controller/job/backoff_utils.go)', () =>
 
 // --- the controller over time ---
 
-function makeJob(name: string, spec: Partial<Job['spec']>): JobObj {
-  const job: JobObj = {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: NS, uid: `${name}-uid` },
-    spec: {
-      selector: { matchLabels: { job: name } },
-      template: { metadata: { labels: { job: name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } },
-      ...spec,
-    } as Job['spec'],
-  };
-  defaultJob(job);
-  return job;
-}
 
 const all = (h: Harness) => h.client.all<PodObj>(R.pods, NS);
 const running = (h: Harness) => all(h).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded');
@@ -110,14 +98,6 @@ async function fail(h: Harness, p: PodObj, exitCode = 1, finishedAgoMs = 0): Pro
   } as PodObj, { subresource: 'status' });
 }
 
-async function setup(job: JobObj) {
-  const h = newHarness();
-  h.client.seed(R.jobs, job);
-  const c = new JobController({ ...h, recorder: h.recorder });
-  await h.sync();
-  await drain([c]);
-  return { h, c };
-}
 
 describe('JobController recreation back-off', () => {
   it('backoffLimitPerIndex: each index waits on its own failures, not the Job\'s', async () => {

@@ -2,37 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Job, PodFailurePolicy } from 'kubernetes-types/batch/v1.js';
 import { R } from '../../client/resources.js';
-import { defaultJob } from '../../api/strategies/batch.js';
 import { NS } from '../testing/builders.js';
-import { drain, newHarness, type Harness } from '../testing/harness.js';
+import { drain, type Harness } from '../testing/harness.js';
 import type { PodObj } from '../util/types.js';
 import { JobController, type JobObj } from './controller.js';
+import { makeJob, setup } from './testing.js';
 import { INDEX_FAILURE_COUNT_KEY } from './index-failures.js';
 import { podIndex } from './indexes.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { matchSuccessPolicy } from './success-policy.js';
 
-function makeJob(name: string, spec: Partial<Job['spec']> = {}): JobObj {
-  const job: JobObj = {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: NS, uid: `${name}-uid` },
-    spec: {
-      selector: { matchLabels: { job: name } },
-      template: { metadata: { labels: { job: name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } },
-      ...spec,
-    } as Job['spec'],
-  };
-  defaultJob(job);
-  return job;
-}
 
-async function setup(job: JobObj) {
-  const h = newHarness();
-  h.client.seed(R.jobs, job);
-  const c = new JobController({ ...h, recorder: h.recorder });
-  await h.sync();
-  await drain([c]);
-  return { h, c };
-}
 
 const live = (h: Harness) => h.client.all<PodObj>(R.pods, NS).filter((p) => !p.metadata.deletionTimestamp);
 const running = (h: Harness) => live(h).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
