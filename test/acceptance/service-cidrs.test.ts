@@ -41,10 +41,13 @@ for (const [n, { version, path }] of kubectlEnds().entries()) {
 
       // The next Service gets an address of the new range; another picks one.
       k.ok(['create', 'service', 'clusterip', `wide-${n}`, '--tcp=80:80']);
-      assert.match(k.ok(['get', 'service', `wide-${n}`, '-o', 'jsonpath={.spec.clusterIP}']), new RegExp(`^${net.replace(/\./g, '\\.')}\\.([1-9]|1[0-4])$`));
-      k.ok(['create', 'service', 'clusterip', `picked-${n}`, '--tcp=80:80', `--clusterip=${net}.5`]);
-      assert.equal(k.ok(['get', 'service', `picked-${n}`, '-o', 'jsonpath={.spec.clusterIP}']), `${net}.5`);
-      assert.match(k.ok(['get', 'ipaddress', `${net}.5`]), new RegExp(`^${net.replace(/\./g, '\\.')}\\.5\\s+services/default/picked-${n}\\s+\\S+$`, 'm'));
+      const wide = k.ok(['get', 'service', `wide-${n}`, '-o', 'jsonpath={.spec.clusterIP}']);
+      assert.match(wide, new RegExp(`^${net.replace(/\./g, '\\.')}\\.([1-9]|1[0-4])$`));
+      // The allocator picks at random, so the chosen address must differ from the one wide-N was given.
+      const host = wide === `${net}.5` ? 6 : 5;
+      k.ok(['create', 'service', 'clusterip', `picked-${n}`, '--tcp=80:80', `--clusterip=${net}.${host}`]);
+      assert.equal(k.ok(['get', 'service', `picked-${n}`, '-o', 'jsonpath={.spec.clusterIP}']), `${net}.${host}`);
+      assert.match(k.ok(['get', 'ipaddress', `${net}.${host}`]), new RegExp(`^${net.replace(/\./g, '\\.')}\\.${host}\\s+services/default/picked-${n}\\s+\\S+$`, 'm'));
 
       const far = k.run(['create', 'service', 'clusterip', `far-${n}`, '--tcp=80:80', '--clusterip=10.250.0.5']);
       assert.notEqual(far.code, 0);
