@@ -20,6 +20,8 @@ const NODES = Number(process.env.BENCH_NODES ?? 1000);
 const PODS = Number(process.env.BENCH_PODS ?? 2000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 0);
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Further `winkube up` flags, e.g. BENCH_UP_ARGS=--enable-priority-and-fairness=false. */
+const UP_ARGS = (process.env.BENCH_UP_ARGS ?? '').split(' ').filter(Boolean);
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
   writeFileSync(fleet, `apiVersion: winkube.io/v1alpha1\nkind: NodeFleet\naddressing: { clusterCIDR: 10.0.0.0/8 }\nnodes:\n  - { name: cp, os: linux, roles: [control-plane] }\n  - { name: node, os: linux, count: ${NODES} }\n${windows}`);
   const kubeconfig = join(dir, 'kubeconfig');
   const t0 = performance.now();
-  const proc: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false'], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, 'bin', 'winkube.js'), 'up', '--data-dir', dir, '--port', '0', '--fleet', fleet, '--log-level', 'error', '--dashboard=false', ...UP_ARGS], { stdio: 'ignore' });
   try {
     while (!existsSync(kubeconfig)) {
       if (proc.exitCode !== null) throw new Error('winkube up exited');

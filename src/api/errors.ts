@@ -128,7 +128,9 @@ export class StatusError extends Error {
    */
   toStatus(): Status {
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      // StatusReasonUnknown is "" and metav1.Status tags reason omitempty: a plain Go error's 500 has none.
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}), code: this.code,
     };
   }

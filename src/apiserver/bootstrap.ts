@@ -5,7 +5,6 @@ import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client, ResourceType } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
-import { rfc3339Seconds } from '../util/clock.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
 import { danglingCondition, FLOW_SCHEMAS, PRIORITY_LEVELS } from './bootstrap-flowcontrol.js';
 
@@ -17,20 +16,18 @@ export interface BootstrapConfig {
   /** Address and port the API server advertises to pods (Endpoints of the `kubernetes` Service). */
   advertiseAddress: string;
   advertisePort: number;
-  /** The service CIDRs, published as the default ServiceCIDR `kubernetes` (networking.k8s.io/v1, GA in 1.33). */
-  serviceCIDRs?: string[];
-  /** The control plane's clock (condition times); the wall clock when absent. */
-  now?: () => number;
 }
 
 const PRIORITY_CLASSES: ResourceType = { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false };
 const FLOW = 'flowcontrol.apiserver.k8s.io';
 const FLOW_SCHEMAS_RT: ResourceType = { group: FLOW, version: 'v1', resource: 'flowschemas', kind: 'FlowSchema', namespaced: false };
 const PRIORITY_LEVELS_RT: ResourceType = { group: FLOW, version: 'v1', resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false };
-const SERVICE_CIDRS: ResourceType = { group: 'networking.k8s.io', version: 'v1', resource: 'servicecidrs', kind: 'ServiceCIDR', namespaced: false };
 
-/** APF bootstrap (apiserver pkg/apis/flowcontrol/bootstrap) and the default ServiceCIDR (pkg/controlplane/controller/defaultservicecidr). */
-async function bootstrapNetworkingAndFlowControl(client: Client, cfg: BootstrapConfig): Promise<void> {
+/**
+ * APF bootstrap (apiserver pkg/apis/flowcontrol/bootstrap). The default ServiceCIDR is kept by its own controller
+ * (allocators/default-service-cidr.ts), which the control plane starts after this.
+ */
+async function bootstrapFlowControl(client: Client): Promise<void> {
   for (const pl of PRIORITY_LEVELS) await ensure(client, PRIORITY_LEVELS_RT, structuredClone(pl) as unknown as KubeObject);
   for (const fs of FLOW_SCHEMAS) {
     await ensure(client, FLOW_SCHEMAS_RT, structuredClone(fs) as unknown as KubeObject);
@@ -45,33 +42,6 @@ async function bootstrapNetworkingAndFlowControl(client: Client, cfg: BootstrapC
         if (!isConflict(err)) throw err;
       }
     }
-  }
-  if (cfg.serviceCIDRs?.length) {
-    await ensure(client, SERVICE_CIDRS, { metadata: { name: 'kubernetes' }, spec: { cidrs: cfg.serviceCIDRs } } as KubeObject);
-    await markDefaultServiceCIDRReady(client, cfg.serviceCIDRs, cfg.now?.() ?? Date.now());
-  }
-}
-
-/**
- * defaultservicecidr syncStatus: Ready=True when the object has no Ready condition yet (or an Unknown one) and its
- * CIDRs are this server's flags; a False one or other CIDRs are left for the administrator.
- */
-async function markDefaultServiceCIDRReady(client: Client, cidrs: string[], now: number): Promise<void> {
-  const cur = await client.get(SERVICE_CIDRS, undefined, 'kubernetes');
-  if (cur.metadata.deletionTimestamp) return;
-  const spec = (cur.spec as { cidrs?: string[] } | undefined)?.cidrs ?? [];
-  if (spec.length !== cidrs.length || spec.some((c, i) => c !== cidrs[i])) return;
-  type Cond = { type: string; status: string };
-  const conditions = (cur.status as { conditions?: Cond[] } | undefined)?.conditions ?? [];
-  const ready = conditions.find((c) => c.type === 'Ready');
-  if (ready && ready.status !== 'Unknown') return;
-  const condition = { type: 'Ready', status: 'True', lastTransitionTime: rfc3339Seconds(now), reason: '', message: 'Kubernetes default Service CIDR is ready' };
-  cur.status = { conditions: [...conditions.filter((c) => c.type !== 'Ready'), condition] };
-  try {
-    await client.update(SERVICE_CIDRS, undefined, cur, { subresource: 'status' });
-  } catch (err) {
-    // Another API server sharing the store set it first.
-    if (!isConflict(err)) throw err;
   }
 }
 
@@ -110,5 +80,5 @@ export async function bootstrapCluster(client: Client, cfg: BootstrapConfig): Pr
     endpoints: [{ addresses: [cfg.advertiseAddress], conditions: { ready: true } }],
     ports: [{ name: 'https', port: cfg.advertisePort, protocol: 'TCP' }],
   } as KubeObject);
-  await bootstrapNetworkingAndFlowControl(client, cfg);
+  await bootstrapFlowControl(client);
 }

@@ -57,7 +57,7 @@ export function isStreamedResponse(r: ServerResponse): r is StreamedResponse {
 export interface Patcher {
   apply(type: 'json' | 'merge' | 'strategic', current: KubeObject, patch: unknown, decl: ResourceDecl): KubeObject;
   /** Server-side apply of `applied` onto `live` (undefined = create) by `manager`. */
-  serverSideApply?(live: KubeObject | undefined, applied: KubeObject, decl: ResourceDecl, manager: string, force: boolean): KubeObject;
+  serverSideApply?(live: KubeObject | undefined, applied: KubeObject, decl: ResourceDecl, manager: string, force: boolean, subresource?: string): KubeObject;
   /** metadata.managedFields after an ordinary write (create, update, non-apply patch) of `next` by `manager`. */
   trackUpdate?(prev: KubeObject | undefined, next: KubeObject, decl: ResourceDecl, manager: string, subresource: string): unknown[];
 }

@@ -36,9 +36,9 @@ export function createPatcher(clock: Clock): Patcher {
         time: rfc3339(clock.now()), apiVersion: decl.group ? `${decl.group}/${decl.version}` : decl.version, subresource: subresource || undefined,
       });
     },
-    serverSideApply(live, applied, decl, manager, force) {
+    serverSideApply(live, applied, decl, manager, force, subresource) {
       return applyServerSidePatch(live, applied as unknown as Record<string, unknown>, metaOf(decl), manager, {
-        force, time: rfc3339(clock.now()), apiVersion: decl.group ? `${decl.group}/${decl.version}` : decl.version,
+        force, time: rfc3339(clock.now()), apiVersion: decl.group ? `${decl.group}/${decl.version}` : decl.version, subresource: subresource || undefined,
       });
     },
   };

@@ -214,7 +214,7 @@ export class ResourceHandler {
       return json(201, created, ctx.headers);
     }
     const hooks = writeHooks(this, ctx, 'UPDATE', namespace, subresource, false);
-    const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force),
+    const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => ssa(current, applied, ctx.decl, manager, force, subresource),
       hooks, { dryRun: ctx.dryRun, subresource }));
     return json(200, updated, ctx.headers);
   }

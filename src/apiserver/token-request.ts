@@ -75,6 +75,19 @@ function wireSpec(audiences: unknown, expirationSeconds: unknown, boundObjectRef
 
 const EMPTY_STATUS = (): Record<string, unknown> => ({ token: '', expirationTimestamp: null });
 
+/**
+ * A TokenRequest patched by a mutating webhook is decoded into authentication/v1 and defaulted again
+ * (mutating/dispatcher.go; pkg/apis/authentication/v1/defaults.go SetDefaults_TokenRequestSpec): a removed or null
+ * spec.expirationSeconds comes back as an hour, and the spec and status keep their always-serialised fields.
+ */
+export function defaultTokenRequest(obj: KubeObject): void {
+  const o = obj as unknown as { spec?: Record<string, unknown> | null; status?: Record<string, unknown> | null };
+  const spec = o.spec && typeof o.spec === 'object' ? o.spec : {};
+  o.spec = wireSpec(spec.audiences, spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS, spec.boundObjectRef);
+  const status = o.status && typeof o.status === 'object' ? o.status : {};
+  o.status = { token: status.token ?? '', expirationTimestamp: status.expirationTimestamp ?? null };
+}
+
 const refOf = (o: KubeObject): ObjectRef => ({ name: o.metadata.name ?? '', uid: o.metadata.uid ?? '' });
 
 export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext, namespace: string): Promise<ServerResponse> {
@@ -87,7 +100,7 @@ export async function createTokenRequest(h: ResourceHandler, ctx: RequestContext
   // policies see a TokenRequest of authentication.k8s.io/v1 on serviceaccounts/token.
   const attrs: AdmissionAttributes = {
     operation: 'CREATE', decl: ctx.decl, namespace, name, subresource: 'token', object: admissionObject(body, namespace),
-    kind: { group: GROUP, version: 'v1', kind: TOKEN_REQUEST.kind }, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
+    kind: { group: GROUP, version: 'v1', kind: TOKEN_REQUEST.kind }, kindDefaults: defaultTokenRequest, user: ctx.user, dryRun: ctx.dryRun, warnings: [],
   };
   try {
     await h.cfg.admission?.admit(attrs, h.server.lookup);

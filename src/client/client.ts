@@ -30,6 +30,7 @@ function writeQuery(opts: WriteOptions = {}): Record<string, string | undefined>
     fieldManager: opts.fieldManager,
     dryRun: opts.dryRun ? 'All' : undefined,
     fieldValidation: opts.fieldValidation,
+    force: opts.force ? 'true' : undefined,
   };
 }
 

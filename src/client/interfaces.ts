@@ -80,6 +80,8 @@ export interface WriteOptions {
   fieldManager?: string;
   dryRun?: boolean;
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Server-side apply takes the fields other managers own (`?force=true`; apply patches only). */
+  force?: boolean;
   /** See ApiRequest.handOver: `obj` is not touched again and the result is read-only. */
   handOver?: boolean;
 }

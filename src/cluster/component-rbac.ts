@@ -71,6 +71,8 @@ function addonRoles(): [ResourceType, KubeObject][] {
       rule([''], 'nodes persistentvolumeclaims configmaps pods pods/log', 'get list watch'),
       rule([''], 'persistentvolumes', 'get list watch create patch update delete'),
       rule([''], 'persistentvolumeclaims', 'patch'),
+      // The helper pods (upstream's Role in local-path-storage grants pods create/delete).
+      rule([''], 'pods', 'create delete'),
       rule([''], 'events', 'create patch'),
       rule(['storage.k8s.io'], 'storageclasses', 'get list watch'),
     ]],

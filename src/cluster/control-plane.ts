@@ -14,6 +14,7 @@ import { Registry } from '../api/registry.js';
 import { withServiceIPFamilies } from '../api/strategies/services.js';
 import { createClient } from '../client/client.js';
 import { InProcessTransport } from '../client/in-process.js';
+import { createEventRecorder } from '../client/event-recorder.js';
 import type { Client } from '../client/interfaces.js';
 import { defaultAdmission } from '../apiserver/admission/index.js';
 import { AdmissionChain } from '../apiserver/admission/interfaces.js';
@@ -28,6 +29,7 @@ import { ComponentStatusServers } from '../apiserver/componentstatus/servers.js'
 import { legacyBindingsRest } from '../apiserver/legacy-bindings.js';
 import { Authorization } from '../apiserver/authz/index.js';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
+import { DEFAULT_SERVICE_CIDR_CONTROLLER, DefaultServiceCIDRController } from '../apiserver/allocators/default-service-cidr.js';
 import type { KubeletClientTls } from '../apiserver/kubelet-proxy.js';
 import { MetricsApi } from '../apiserver/metrics/metrics-api.js';
 import { createPatcher } from '../apiserver/patcher.js';
@@ -95,6 +97,7 @@ export class ControlPlane {
   readonly authorization: Authorization;
   /** What `kubectl get componentstatuses` probes; components this process runs say so here (Cluster.start). */
   readonly componentStatus: ComponentStatusServers;
+  private defaultServiceCIDR?: DefaultServiceCIDRController;
 
   constructor(private readonly cfg: ControlPlaneConfig) {
     if (cfg.store) {
@@ -237,9 +240,15 @@ export class ControlPlane {
       apiServiceIP: this.allocator.apiServiceIP(),
       advertiseAddress: this.advertised.address,
       advertisePort: this.advertised.port,
-      serviceCIDRs: [this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR].flat().flatMap((c) => c.split(',')).map((c) => c.trim()),
-      now: () => this.cfg.clock.now(),
     });
+    // The default ServiceCIDR `kubernetes`: created now, recreated every 10 s sync after a deletion completes.
+    const loopback = this.client({ name: 'system:apiserver', groups: ['system:masters'] });
+    this.defaultServiceCIDR = new DefaultServiceCIDRController({
+      client: loopback, clock: this.cfg.clock, logger: this.cfg.logger.child(DEFAULT_SERVICE_CIDR_CONTROLLER),
+      recorder: createEventRecorder({ client: loopback, clock: this.cfg.clock, logger: this.cfg.logger, component: DEFAULT_SERVICE_CIDR_CONTROLLER }),
+      cidrs: [this.cfg.serviceCidr ?? DEFAULT_SERVICE_CIDR].flat().flatMap((c) => c.split(',')).map((c) => c.trim()),
+    });
+    await this.defaultServiceCIDR.start();
     // legacytokentracking: the date since which legacy token use is recorded (the token cleaner waits on it).
     this.legacyTokenTracking = new LegacyTokenTrackingController({ client: this.client({ name: 'system:apiserver', groups: ['system:masters'] }), clock: this.cfg.clock, logger: this.cfg.logger.child('legacy-token-tracking') });
     await this.legacyTokenTracking.start();
@@ -248,6 +257,7 @@ export class ControlPlane {
   }
 
   async stop(): Promise<void> {
+    this.defaultServiceCIDR?.stop();
     this.authorization.stop();
     this.legacyTokenTracking?.stop();
     this.crds?.stop();

@@ -10,6 +10,7 @@ import { R } from '../client/resources.js';
 import { DEFAULT_CLASS_ANNOTATION } from '../api/printers/storage.js';
 import { PROVISIONER } from '../controllers/volume/local-path.js';
 import { ensureEmulatedCsiDrivers } from './csi-drivers.js';
+import { ensureLocalPathStorage } from './local-path-storage.js';
 
 export const DEFAULT_STORAGE_CLASS = 'standard';
 
@@ -27,6 +28,8 @@ export async function ensureDefaultStorageClass(client: Client): Promise<void> {
   } catch (e) {
     if (!isAlreadyExists(e)) throw e;
   }
+  // The provisioner's namespace, helper ServiceAccount and ConfigMap, as kind installs them.
+  await ensureLocalPathStorage(client);
   // The emulated CSI drivers come installed too: their CSIDriver objects and one StorageClass each (src/csi/drivers.ts).
   await ensureEmulatedCsiDrivers(client);
 }

@@ -41,6 +41,12 @@ export function controllerUserAgent(controller: string): string {
  * Hands each controller its client (controller.ControllerClientBuilder): `own` is the manager's credentials,
  * `forServiceAccount(name)` a client that acts as kube-system/<name>. Clients are made once per name and shared.
  */
+/**
+ * The requests one controller's client keeps out at once (client/in-flight-limit.ts): below the 300 one flow can
+ * queue in workload-high (hand size 6 × queue length 50), so a burst waits in the controller, not in a 429.
+ */
+export const MAX_IN_FLIGHT_PER_CONTROLLER = 200;
+
 export interface ControllerClientBuilder {
   readonly own: Client;
   forServiceAccount(name: string): Client;

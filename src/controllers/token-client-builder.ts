@@ -3,11 +3,12 @@
 
 import { createClient } from '../client/client.js';
 import { HttpTransport, optionsFromKubeconfig } from '../client/http-transport.js';
+import { limitInFlight } from '../client/in-flight-limit.js';
 import type { Client } from '../client/interfaces.js';
 import type { KubeconfigTarget } from '../client/kubeconfig.js';
 import { ServiceAccountTokenTransport } from '../client/service-account-token-transport.js';
 import type { Clock } from '../util/clock.js';
-import { CONTROLLER_SA_NAMESPACE, controllerUserAgent, type ControllerClientBuilder } from './identity.js';
+import { CONTROLLER_SA_NAMESPACE, controllerUserAgent, MAX_IN_FLIGHT_PER_CONTROLLER, type ControllerClientBuilder } from './identity.js';
 
 export function tokenRequestClientBuilder(target: KubeconfigTarget, clock: Clock): ControllerClientBuilder & { close(): void } {
   const server = optionsFromKubeconfig(target);
@@ -22,7 +23,8 @@ export function tokenRequestClientBuilder(target: KubeconfigTarget, clock: Clock
         const transport = new ServiceAccountTokenTransport({
           issuer: own, namespace: CONTROLLER_SA_NAMESPACE, name, server, userAgent: controllerUserAgent(name), clock,
         });
-        made.set(name, (m = { client: createClient(transport), transport }));
+        // Capped per controller as in `winkube up` (identity.ts); the own client, with the leader lease, is not.
+        made.set(name, (m = { client: createClient(limitInFlight(transport, MAX_IN_FLIGHT_PER_CONTROLLER)), transport }));
       }
       return m.client;
     },

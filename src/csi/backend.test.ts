@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PersistentVolume } from 'kubernetes-types/core/v1.js';
 import { csiPersistentVolume } from '../node/volumes/csi-node.js';
-import { backendVolume, csiBackendKey, hasBackendVolume, persistentVolumeDeleted } from './backend.js';
+import { backendVolume, csiBackendKey, csiDataKey, hasBackendVolume, persistentVolumeDeleted } from './backend.js';
 import { DISK_DRIVER, SMB_DRIVER } from './drivers.js';
 
 const pv = (driver: string, handle: string, reclaim?: string, provisionedBy: string | null = driver): PersistentVolume => ({
@@ -29,7 +29,7 @@ describe('the emulated storage system: DeleteVolume drops a volume\'s data', () 
   ];
   for (const [title, volume, dropped] of cases) {
     it(title, () => {
-      const key = csiBackendKey(volume.spec!.csi!.driver, volume.spec!.csi!.volumeHandle);
+      const key = csiDataKey(volume.spec!.csi!);
       const before = backendVolume(key, 'windows', 0);
       before.root.children.set('old.txt', { kind: 'file', name: 'old.txt', mode: 0o644, uid: 0, gid: 0, mtimeMs: 0, ino: 1, data: Buffer.from('old') });
       backendVolume(key, 'windows', 0); // the next merge sends it to the storage system
@@ -39,4 +39,25 @@ describe('the emulated storage system: DeleteVolume drops a volume\'s data', () 
       assert.equal(backendVolume(key, 'windows', 1).root.children.has('old.txt'), !dropped);
     });
   }
+});
+
+describe('a container\'s own processes keep mounted volumes in step (no exec needed)', () => {
+  it('a write by one container reaches another OS view at the next revalidation; a stopped container is no longer merged', async () => {
+    const { VirtualFs } = await import('../node/shell/index.js');
+    const { mountBackendVolume, syncLiveVolumes, unmountBackendVolumes } = await import('./backend.js');
+    const key = csiBackendKey(DISK_DRIVER.name, 'live-1');
+    const lin = new VirtualFs('linux', () => 0);
+    const win = new VirtualFs('windows', () => 0);
+    mountBackendVolume(lin, '/data', key, 0, { readOnly: false, source: 'csi' });
+    mountBackendVolume(win, 'C:\\data', key, 0, { readOnly: false, source: 'csi' });
+    lin.writeFile('/data/from-main.txt', 'written by the command\n'); // the main process, not an exec session
+    assert.equal(win.exists('C:\\data\\from-main.txt'), false, 'not before a merge');
+    syncLiveVolumes();
+    assert.equal(win.readFile('C:\\data\\FROM-MAIN.txt').toString(), 'written by the command\n');
+    unmountBackendVolumes(lin);
+    win.writeFile('C:\\data\\later.txt', 'x');
+    syncLiveVolumes();
+    assert.equal(lin.exists('/data/later.txt'), false, 'the stopped container\'s copy is not merged any more');
+    unmountBackendVolumes(win);
+  });
 });

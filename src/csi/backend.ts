@@ -9,7 +9,8 @@
 import type { PersistentVolume } from 'kubernetes-types/core/v1.js';
 import type { VirtualFs, Volume } from '../node/shell/index.js';
 import type { OsKind } from '../node/shell/fs/path.js';
-import { emulatedDriver } from './drivers.js';
+import { SMB_DRIVER, emulatedDriver } from './drivers.js';
+import { smbCsiKey } from './smb-share.js';
 import { DirStore, MemoryStore, type VolumeStore } from './volume-store.js';
 import { WorkingCopy } from './working-copy.js';
 
@@ -32,6 +33,11 @@ export function configureVolumeStore(dir: string | undefined): void {
 /** The backend key of a CSI volume: the driver and the handle its CreateVolume returned (one disk, one share dir). */
 export function csiBackendKey(driver: string, handle: string): string {
   return `csi:${driver}/${handle}`;
+}
+
+/** Where a CSI PersistentVolume's data lives: an SMB share's directory for csi-driver-smb, else driver and handle. */
+export function csiDataKey(src: { driver: string; volumeHandle: string; volumeAttributes?: Record<string, string> }): string {
+  return (src.driver === SMB_DRIVER.name ? smbCsiKey(src.volumeHandle, src.volumeAttributes) : undefined) ?? csiBackendKey(src.driver, src.volumeHandle);
 }
 
 /** Path segments safe to use as directory names: no empty, `.` or `..` parts. */
@@ -57,6 +63,9 @@ export function storeLocation(key: string): { store: VolumeStore; loc: string } 
       const i = rest.indexOf(':');
       return { store: shared, loc: ['nfs', encodeURIComponent(rest.slice(0, i)), ...segments(rest.slice(i + 1))].join('/') };
     }
+    case 'smb':
+      // A share directory, reached through csi-driver-smb or the SMB FlexVolume alike (src/csi/smb-share.ts).
+      return { store: shared, loc: ['smb', ...segments(rest)].join('/') };
     case 'flex': {
       const [proto, ...target] = rest.split(':');
       return { store: shared, loc: proto === 'smb' ? ['smb', ...segments(target.join(':'))].join('/') : [proto, encodeURIComponent(target.join(':'))].join('/') };
@@ -84,6 +93,46 @@ export function backendVolume(key: string, os: OsKind, now: number): Volume {
   return wc.volume;
 }
 
+/**
+ * Working copies some running container mounts, with how many container filesystems mount each. A container's own
+ * processes (its command, not only exec sessions) write and read them, so while any is mounted the process merges
+ * them with the store once a second — the write-back and attribute revalidation an NFS or SMB client does on its own
+ * (NFS acregmin/acdirmin) — so a file one agent's container writes reaches other agents' containers without waiting
+ * for an exec or a stop. A merge with nothing changed is one listing of the store. The timer is unref'd and stops
+ * when nothing is mounted.
+ */
+const live = new Map<WorkingCopy, number>();
+let ticker: ReturnType<typeof setInterval> | undefined;
+export const REVALIDATE_MS = 1000;
+
+/** One merge of every mounted working copy (the ticker's work; tests call it to skip the wait). */
+export function syncLiveVolumes(): void {
+  for (const wc of live.keys()) if (wc.store.has(wc.loc)) wc.sync();
+}
+
+function holdLive(wc: WorkingCopy): void {
+  live.set(wc, (live.get(wc) ?? 0) + 1);
+  if (!ticker) {
+    ticker = setInterval(syncLiveVolumes, REVALIDATE_MS);
+    ticker.unref();
+  }
+}
+
+/** The container stopped: its volumes are merged a last time (unmount flushes) and no longer kept in step. */
+export function unmountBackendVolumes(fs: VirtualFs): void {
+  syncMountedVolumes(fs);
+  for (const wc of mountedBy.get(fs) ?? []) {
+    const n = (live.get(wc) ?? 1) - 1;
+    if (n > 0) live.set(wc, n);
+    else live.delete(wc);
+  }
+  mountedBy.delete(fs);
+  if (!live.size && ticker) {
+    clearInterval(ticker);
+    ticker = undefined;
+  }
+}
+
 /** NodePublish into a container: the volume, up to date, mounted at the path; merged again around exec and at stop. */
 export function mountBackendVolume(fs: VirtualFs, path: string, key: string, now: number, opts: { readOnly: boolean; source: string }): void {
   const wc = workingCopy(key, fs.os, now);
@@ -91,6 +140,7 @@ export function mountBackendVolume(fs: VirtualFs, path: string, key: string, now
   fs.mount(path, wc.volume, opts);
   let set = mountedBy.get(fs);
   if (!set) mountedBy.set(fs, (set = new Set()));
+  if (!set.has(wc)) holdLive(wc);
   set.add(wc);
 }
 
@@ -132,7 +182,7 @@ export function persistentVolumeDeleted(pv: PersistentVolume): boolean {
   if (!csi || !emulatedDriver(csi.driver)) return false;
   if ((pv.spec?.persistentVolumeReclaimPolicy ?? 'Retain') !== 'Delete') return false;
   if (pv.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'] !== csi.driver) return false;
-  const key = csiBackendKey(csi.driver, csi.volumeHandle);
+  const key = csiDataKey(csi);
   const had = hasBackendVolume(key);
   dropBackendVolume(key);
   return had;

@@ -43,3 +43,20 @@ test('the fleet file reads nodes[i].network', () => {
   assert.throws(() => parseFleet(JSON.stringify({ nodes: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'w', os: 'windows', windowsBuild: '10.0.17763', network: { plugin: 'weave' } }] })),
     /nodes\[3\]\.network\.plugin: Unsupported value: "weave"/);
 });
+
+test('Calico on Windows starts kube-proxy with DSR (WinDSR gate and --enable-dsr) unless the file sets enableDSR', () => {
+  const cases: { v: Record<string, unknown>; os: 'linux' | 'windows'; dsr: boolean; gates: Record<string, boolean> }[] = [
+    { v: { plugin: 'calico' }, os: 'windows', dsr: true, gates: { WinDSR: true } },
+    { v: { plugin: 'calico', kubeProxy: { featureGates: { WinOverlay: true } } }, os: 'windows', dsr: true, gates: { WinDSR: true, WinOverlay: true } },
+    { v: { plugin: 'calico', kubeProxy: { enableDSR: false } }, os: 'windows', dsr: false, gates: {} },
+    { v: { plugin: 'calico' }, os: 'linux', dsr: false, gates: {} },
+    { v: { plugin: 'flannel' }, os: 'windows', dsr: false, gates: {} },
+  ];
+  for (const c of cases) {
+    const errs: FieldError[] = [];
+    const p = parseNetworkProfile(c.v, 'n', c.os, errs)!;
+    assert.deepEqual(errs, []);
+    assert.equal(p.kubeProxy.enableDSR, c.dsr, JSON.stringify(c));
+    assert.deepEqual(p.kubeProxy.featureGates, c.gates, JSON.stringify(c));
+  }
+});

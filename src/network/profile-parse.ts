@@ -85,6 +85,13 @@ export function parseNetworkProfile(v: unknown, path: string, os: 'linux' | 'win
   }
   readKubeProxy(v.kubeProxy, `${path}.kubeProxy`, os, out, errs);
   if (errs.length > before) return undefined;
+  // Calico for Windows starts kube-proxy with WinDSR=true and --enable-dsr=true where the platform has DSR
+  // (projectcalico/calico, the kube-proxy-service.ps1 of Calico for Windows), so policy selectors see pod addresses
+  // through ClusterIPs; the proxier drops DSR where HNS lacks it. A profile's own enableDSR wins.
+  if (os === 'windows' && out.plugin === 'calico' && !(isObj(v.kubeProxy) && v.kubeProxy.enableDSR !== undefined)) {
+    out.kubeProxy.enableDSR = true;
+    out.kubeProxy.featureGates = { WinDSR: true, ...out.kubeProxy.featureGates };
+  }
   // kube-proxy names the network the plugin uses, unless the file says otherwise (e.g. to reproduce a wrong name).
   if (os === 'windows' && !(isObj(v.kubeProxy) && v.kubeProxy.networkName !== undefined)) out.kubeProxy.networkName = configNetworkName(os, out);
   return out;

@@ -4,7 +4,6 @@
 import type { ObjectReference, PersistentVolume, PersistentVolumeClaim, PersistentVolumeSpec, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { canExpandOnline, expandedStatus, needsNodeExpansion, resizeSuccessfulMessage } from './volumes/online-expansion.js';
 import { configureVolumeStore, persistentVolumeDeleted } from '../csi/backend.js';
-import { localPathTeardown, removeHostDir } from './volumes/host-dirs.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { InformerFactory, type Informer } from '../client/informer.js';
@@ -114,13 +113,8 @@ export class NodeAgent {
     const claims = this.informers.for(R.persistentvolumeclaims);
     const volumes = this.informers.for(R.persistentvolumes);
     // DeleteVolume of a reclaimed (Delete) CSI volume takes its data off the emulated storage system (src/csi/backend.ts).
-    volumes.addHandler({ delete: (pv) => {
-      persistentVolumeDeleted(pv as unknown as PersistentVolume);
-      // local-path's teardown removed the volume's directory on its node, if that node runs here.
-      const torn = localPathTeardown(pv as unknown as PersistentVolume);
-      const p = torn && o.profiles.find((x) => x.name === torn.node);
-      if (torn && p) removeHostDir(torn.node, p.os, torn.path);
-    } });
+    // local-path's directories go through its teardown helper pod, which this agent runs like any pod.
+    volumes.addHandler({ delete: (pv) => { persistentVolumeDeleted(pv as unknown as PersistentVolume); } });
     const csiDrivers = this.informers.for(R.csidrivers);
     const attachments = this.informers.for(R.volumeattachments);
     this.tokens = new ServiceAccountTokenManager({

@@ -8,10 +8,23 @@ import assert from 'node:assert/strict';
 import { eventually, Kubectl, kubectlEnds, startCluster, writeTemp, type RunningCluster } from './harness.js';
 
 let cluster: RunningCluster;
+let defaultUid = '';
 
 before(async () => {
   // A /28 so the default range can be filled: .1 is the kubernetes Service's, .10 kube-dns's.
   cluster = await startCluster({ args: ['--service-cidr', '10.96.0.0/28'] });
+  // Started now, checked by the last test: deleting the default ServiceCIDR while a twin covers the whole range
+  // (servicecidrs_controller.go canDeleteCIDR) completes after the 10 s grace period, and the API server's 10 s sync
+  // then creates it again. Meanwhile the twin keeps the range allocating (each CIDR's own allocator, cidrallocator.go).
+  const k = new Kubectl(kubectlEnds().at(-1)!.path, cluster.kubeconfig);
+  try {
+    k.ok(['apply', '-f', writeTemp('twin.yaml', 'apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata:\n  name: twin\nspec:\n  cidrs:\n  - 10.96.0.0/28\n')]);
+    await eventually(() => k.ok(['get', 'servicecidr', 'twin', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']) === 'True', 20_000, 'twin Ready');
+    defaultUid = k.ok(['get', 'servicecidr', 'kubernetes', '-o', 'jsonpath={.metadata.uid}']);
+    k.ok(['delete', 'servicecidr', 'kubernetes', '--wait=false']);
+  } finally {
+    k.dispose();
+  }
 });
 
 after(async () => {
@@ -38,6 +51,11 @@ for (const [n, { version, path }] of kubectlEnds().entries()) {
       await eventually(() => k.ok(['get', 'servicecidr', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].message}']) === 'Kubernetes Service CIDR is ready', 20_000, 'Ready');
       assert.equal(k.ok(['get', 'servicecidr', name, '-o', 'jsonpath={.metadata.finalizers}']), '["networking.k8s.io/service-cidr-finalizer"]');
       assert.match(k.ok(['get', 'servicecidrs']), new RegExp(`^${name}\\s+${net.replace(/\./g, '\\.')}\\.0/28\\s+\\S+$`, 'm'));
+      // managedFields as kube's controllers leave them: the finalizer patched without a field manager (the
+      // User-Agent's product), the Ready condition applied with force to the status subresource.
+      const owners = k.ok(['get', 'servicecidr', name, '-o', 'yaml', '--show-managed-fields']);
+      assert.match(owners, /manager: kube-controller-manager\n\s+operation: Update\n\s+time: /);
+      assert.match(owners, /manager: service-cidr-controller\n\s+operation: Apply\n\s+subresource: status\n\s+time: /);
 
       // The next Service gets an address of the new range; another picks one.
       k.ok(['create', 'service', 'clusterip', `wide-${n}`, '--tcp=80:80']);
@@ -73,3 +91,24 @@ for (const [n, { version, path }] of kubectlEnds().entries()) {
     }
   });
 }
+
+test('the default ServiceCIDR was recreated by the API server after its deletion completed; ComponentStatus errors', async () => {
+  const { path } = kubectlEnds().at(-1)!;
+  const k = new Kubectl(path, cluster.kubeconfig);
+  try {
+    // defaultservicecidr: recreated from --service-cluster-ip-range with the same spec, Ready again.
+    await eventually(() => {
+      const r = k.run(['get', 'servicecidr', 'kubernetes', '-o', 'jsonpath={.metadata.uid} {.spec.cidrs} {.status.conditions[?(@.type=="Ready")].status}']);
+      return r.code === 0 && !r.stdout.startsWith(`${defaultUid} `) && r.stdout.endsWith(' ["10.96.0.0/28"] True') ? true : undefined;
+    }, 30_000, 'the default ServiceCIDR recreated');
+    k.ok(['delete', 'servicecidr', 'twin', '--wait=false']);
+
+    // A component that does not exist: a plain Go error, 500 with no reason in the Status (metav1.Status omitempty).
+    const missing = k.run(['get', '--raw', '/api/v1/componentstatuses/kube-proxy', '-v=8']);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /Error from server: Component not found: kube-proxy/);
+    assert.match(missing.stderr, /\{\\?"kind\\?":\\?"Status\\?",\\?"apiVersion\\?":\\?"v1\\?",\\?"metadata\\?":\{\},\\?"status\\?":\\?"Failure\\?",\\?"message\\?":\\?"Component not found: kube-proxy\\?",\\?"code\\?":500\}/);
+  } finally {
+    k.dispose();
+  }
+});

@@ -1,5 +1,5 @@
 // The variables admission expressions are checked against — object, oldObject, request (typed AdmissionRequest),
-// namespaceObject, params, authorizer, variables — per combination kube declares
+// namespaceObject (typed Namespace), params, authorizer, variables — per combination kube declares
 // (staging/src/k8s.io/apiserver/pkg/admission/plugin/cel/compile.go BuildRequestType, mustBuildEnvs).
 
 import type { Environment } from '@marcbachmann/cel-js';
@@ -10,6 +10,8 @@ const GVR = 'kubernetes.GroupVersionResource';
 const USER = 'kubernetes.UserInfo';
 const REQUEST = 'kubernetes.AdmissionRequest';
 const AUTHORIZER = 'kubernetes.authorization.Authorizer';
+const NAMESPACE = 'kubernetes.Namespace';
+const TIMESTAMP = 'google.protobuf.Timestamp';
 
 /** The typed AdmissionRequest, so `request.nmae` is a compile error as in kube. */
 function requestTypes(env: Environment): void {
@@ -21,6 +23,28 @@ function requestTypes(env: Environment): void {
       kind: GVK, resource: GVR, subResource: 'string', requestKind: GVK, requestResource: GVR, requestSubResource: 'string',
       name: 'string', namespace: 'string', operation: 'string', userInfo: USER, dryRun: 'bool', options: 'dyn',
     },
+  });
+}
+
+/**
+ * namespaceObject's type (compile.go buildNamespaceType): only these fields, so `namespaceObject.metadata.uid` is a
+ * compile error as in kube, which spells the field `UID`.
+ */
+function namespaceTypes(env: Environment): void {
+  env.registerType('kubernetes.NamespaceSpec', { fields: { finalizers: 'list<string>' } });
+  env.registerType('kubernetes.NamespaceCondition', {
+    fields: { status: 'string', type: 'string', lastTransitionTime: TIMESTAMP, message: 'string', reason: 'string' },
+  });
+  env.registerType('kubernetes.NamespaceStatus', { fields: { conditions: 'list<kubernetes.NamespaceCondition>', phase: 'string' } });
+  env.registerType('kubernetes.NamespaceMetadata', {
+    fields: {
+      name: 'string', generateName: 'string', namespace: 'string', labels: 'map<string, string>', annotations: 'map<string, string>',
+      UID: 'string', creationTimestamp: TIMESTAMP, deletionGracePeriodSeconds: 'int', deletionTimestamp: TIMESTAMP,
+      generation: 'int', resourceVersion: 'string', finalizers: 'list<string>',
+    },
+  });
+  env.registerType(NAMESPACE, {
+    fields: { metadata: 'kubernetes.NamespaceMetadata', spec: 'kubernetes.NamespaceSpec', status: 'kubernetes.NamespaceStatus' },
   });
 }
 
@@ -45,7 +69,7 @@ export function admissionDeclarations(o: DeclarationOptions): Declarations {
   let d = typed ? undefined : declCache.get(key);
   if (!d) {
     const object = typed?.object ?? 'dyn';
-    const variables: Record<string, string> = { object, oldObject: object, request: REQUEST, namespaceObject: 'dyn' };
+    const variables: Record<string, string> = { object, oldObject: object, request: REQUEST, namespaceObject: NAMESPACE };
     if (o.params) variables.params = typed?.params ?? 'dyn';
     if (o.authorizer) variables.authorizer = AUTHORIZER;
     const fields = o.variables;
@@ -54,6 +78,7 @@ export function admissionDeclarations(o: DeclarationOptions): Declarations {
       variables,
       types: (env) => {
         requestTypes(env);
+        namespaceTypes(env);
         typed?.install(env);
         if (fields) env.registerType('kubernetes.variables', { fields });
       },

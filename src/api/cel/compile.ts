@@ -7,6 +7,9 @@ import { formatIssue, runtimeMessage, type CelErrorLike } from './issues.js';
 import { newEnvironment } from './environment.js';
 import { formatIssues, hasCalls, presenceProbe } from './ast-checks.js';
 import { heterogeneousLiterals } from './homogeneous-literals.js';
+import { literalIssues } from './literal-checks.js';
+import { PER_CALL_LIMIT } from './cost.js';
+import { COST_LIMIT_MESSAGE, observeRoot, trackCost, withCostLimit } from './runtime-cost.js';
 
 /**
  * The declarations an expression is checked against. `variables` maps names to cel-js type strings; `types`
@@ -30,7 +33,13 @@ export interface CompiledExpression {
 export type CompileResult = { ok: true; program: CompiledExpression } | { ok: false; detail: string };
 
 /** cel-go's spelling of a type: list(string), map(string, dyn). */
-export const goTypeName = (t: string): string => (t === 'null' ? 'null_type' : t.replace(/</g, '(').replace(/>/g, ')'));
+export const goTypeName = (t: string): string => {
+  if (t === 'null') return 'null_type';
+  // cel-js's check() abbreviates list<dyn> and map<dyn, dyn>.
+  if (t === 'list') return 'list(dyn)';
+  if (t === 'map') return 'map(dyn, dyn)';
+  return t.replace(/</g, '(').replace(/>/g, ')');
+};
 
 /**
  * Values are checked against declared types but evaluated with every variable as dyn: the values are plain JSON
@@ -47,6 +56,7 @@ class Environments {
       this.check.registerVariable(name, type);
       this.run.registerVariable(name, 'dyn');
     }
+    trackCost(this.run);
   }
 }
 
@@ -100,7 +110,8 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
 
 /**
  * The checks cel-go's checker and validators make beyond cel-js's: fields named in has() must exist, a constant
- * format string must suit its literal arguments, and list and map literals must be homogeneous. `ast` is checked.
+ * format string must suit its literal arguments, list and map literals must be homogeneous, and constant duration,
+ * timestamp and regex arguments must be valid. `ast` is checked.
  */
 function astIssue(env: Environment, expression: string, ast: ASTNode): string | undefined {
   const calls = hasCalls(ast, expression);
@@ -114,32 +125,66 @@ function astIssue(env: Environment, expression: string, ast: ASTNode): string | 
       if (call && field) return formatIssue(expression, { message: `undefined field '${field}'`, range: { start: call.paren, end: call.paren + 1 } });
     }
   }
-  const found = [formatIssues(ast, expression), ...heterogeneousLiterals(ast, expression)].filter((x) => x !== undefined);
+  const found = [formatIssues(ast, expression), ...heterogeneousLiterals(ast, expression), ...literalIssues(ast)].filter((x) => x !== undefined);
   if (!found.length) return undefined;
   // cel-go prints every validator issue, in source order, one block after another.
   return found.sort((a, b) => a.offset - b.offset)
     .map((f) => formatIssue(expression, { message: f.message, range: { start: f.offset, end: f.offset + 1 } })).join('\n');
 }
 
+/** An evaluation's outcome with its actual cost (cel-go EvalDetails.ActualCost). */
+export interface Evaluation {
+  value?: unknown;
+  error?: string;
+  cost: number;
+}
+
+/**
+ * Evaluates under kube's per-expression cost limit (base.go cel.CostLimit(PerCallLimit)): past it the evaluation
+ * stops with cel-go's `operation cancelled: actual cost limit exceeded`.
+ */
+export async function evaluateWithCost(p: CompiledExpression, vars: Record<string, unknown>, limit = PER_CALL_LIMIT): Promise<Evaluation> {
+  const { tracker, result } = withCostLimit(limit, p.ast, () => {
+    try {
+      const v = p.run(vars);
+      return v instanceof Promise ? v.then((value) => ({ value }), (err: unknown) => ({ err })) : { value: v };
+    } catch (err) {
+      return { err };
+    }
+  });
+  const r: { value?: unknown; err?: unknown } = await result;
+  if (!('err' in r)) observeRoot(tracker, p.ast, r.value);
+  if (tracker.cancelled) return { error: COST_LIMIT_MESSAGE, cost: tracker.cost };
+  return 'err' in r ? { error: runtimeMessage(r.err), cost: tracker.cost } : { value: r.value, cost: tracker.cost };
+}
+
+/** Synchronous evaluateWithCost, for callers that cannot wait (CRD rules use no asynchronous function). */
+export function evaluateSyncWithCost(p: CompiledExpression, vars: Record<string, unknown>, limit = PER_CALL_LIMIT): Evaluation {
+  const { tracker, result } = withCostLimit(limit, p.ast, (): { value?: unknown; error?: string } => {
+    try {
+      const v = p.run(vars);
+      if (v instanceof Promise) {
+        v.catch(() => undefined);
+        return { error: 'asynchronous functions are not available here' };
+      }
+      return { value: v };
+    } catch (err) {
+      return { error: runtimeMessage(err) };
+    }
+  }, true);
+  if (result.error === undefined) observeRoot(tracker, p.ast, result.value);
+  if (tracker.cancelled) return { error: COST_LIMIT_MESSAGE, cost: tracker.cost };
+  return { ...result, cost: tracker.cost };
+}
+
+const withoutCost = ({ cost: _cost, ...r }: Evaluation): { value?: unknown; error?: string } => r;
+
 /** Evaluates, answering `{ error }` with cel-go's runtime wording instead of throwing. */
 export async function evaluate(p: CompiledExpression, vars: Record<string, unknown>): Promise<{ value?: unknown; error?: string }> {
-  try {
-    return { value: await p.run(vars) };
-  } catch (err) {
-    return { error: runtimeMessage(err) };
-  }
+  return withoutCost(await evaluateWithCost(p, vars));
 }
 
 /** Synchronous evaluation for callers that cannot wait (CRD rules use no asynchronous function). */
 export function evaluateSync(p: CompiledExpression, vars: Record<string, unknown>): { value?: unknown; error?: string } {
-  try {
-    const v = p.run(vars);
-    if (v instanceof Promise) {
-      v.catch(() => undefined);
-      return { error: 'asynchronous functions are not available here' };
-    }
-    return { value: v };
-  } catch (err) {
-    return { error: runtimeMessage(err) };
-  }
+  return withoutCost(evaluateSyncWithCost(p, vars));
 }

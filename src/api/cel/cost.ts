@@ -81,6 +81,16 @@ interface Info { cost: Est; schema?: JSONSchemaProps; size?: Est; elem?: JSONSch
 
 const MACROS_1 = new Set(['all', 'exists', 'exists_one', 'existsOne', 'filter', 'map']);
 const MACRO_OVERHEAD: Record<string, number> = { all: 3, exists: 4, exists_one: 2, existsOne: 2, map: 12, filter: 13 };
+/**
+ * Two-variable comprehensions (cel-go ext/comprehensions.go): per iteration the loop condition and the step around
+ * the body, the accumulator's initial literal, and the result read (checker/cost.go costComprehension).
+ */
+const TWO_VAR: Record<string, { step: number; init: number; result: number }> = {
+  all: { step: 3, init: 0, result: 1 }, exists: { step: 4, init: 0, result: 1 },
+  existsOne: { step: 2, init: 0, result: 2 }, exists_one: { step: 2, init: 0, result: 2 },
+  transformList: { step: 12, init: LIST_CREATE, result: 1 }, transformMap: { step: 3, init: MAP_CREATE, result: 1 },
+  transformMapEntry: { step: 2, init: MAP_CREATE, result: 1 },
+};
 
 class Coster {
   private readonly scopes: Map<string, JSONSchemaProps | undefined>[] = [];
@@ -178,6 +188,9 @@ class Coster {
 
   private call(name: string, target: ASTNode | undefined, args: ASTNode[]): Info {
     if (name === 'has' && !target) return { cost: this.cost(args[0]).cost };
+    if (target && TWO_VAR[name] && (args.length === 3 || args.length === 4) && args[0].op === 'id' && args[1].op === 'id') {
+      return this.comprehension2(name, target, args);
+    }
     if (target && MACROS_1.has(name) && (args.length === 2 || args.length === 3) && args[0].op === 'id') return this.comprehension(name, target, args);
     if (target && name === 'bind' && target.op === 'id' && target.args === 'cel' && args[0]?.op === 'id') {
       const v = this.cost(args[1]);
@@ -224,6 +237,24 @@ class Coster {
     const init = name === 'map' || name === 'filter' ? LIST_CREATE : 0;
     const out: Info = { cost: add(add(range.cost, fixed(init)), times(n, perIteration)) };
     if (name === 'map' || name === 'filter') out.size = n;
+    return out;
+  }
+
+  /** The two-variable form: (index, element) of a list or (key, value) of a map in scope. */
+  private comprehension2(name: string, target: ASTNode, args: ASTNode[]): Info {
+    const range = this.cost(target);
+    const s = range.schema;
+    const map = s?.type === 'object';
+    const key: JSONSchemaProps | undefined = map ? { type: 'string' } : s?.type === 'array' ? { type: 'integer' } : undefined;
+    const value = map && !isObject(s?.additionalProperties) ? undefined : this.elemOf(range);
+    this.scopes.push(new Map([[args[0].args as string, key], [args[1].args as string, value]]));
+    let step = fixed(0);
+    for (const body of args.slice(2)) step = add(step, this.cost(body).cost);
+    this.scopes.pop();
+    const k = TWO_VAR[name];
+    const n = this.sizeOf(range);
+    const out: Info = { cost: add(add(range.cost, fixed(k.init + k.result)), times(n, add(step, fixed(k.step)))) };
+    if (k.init) out.size = n;
     return out;
   }
 }

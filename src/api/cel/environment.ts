@@ -1,12 +1,15 @@
 // The CEL environment Kubernetes expressions compile in: cel-js's standard library (which already has most of
 // cel-go's ext.Strings: lowerAscii, upperAscii, trim, split, join, indexOf, substring), optional types, and kube's
-// libraries on top (staging/src/k8s.io/apiserver/pkg/cel/environment/base.go).
+// libraries on top, two-variable comprehensions and the format library included
+// (staging/src/k8s.io/apiserver/pkg/cel/environment/base.go). Evaluations are costed by runtime-cost.ts.
 
 import { Environment } from '@marcbachmann/cel-js';
 import { registerAuthzLibrary } from './library-authz.js';
+import { registerComprehensionsLibrary } from './library-comprehensions.js';
 import { registerExtLibraries } from './library-ext.js';
 import { registerFormatLibrary } from './library-format.js';
 import { registerKubeTypes } from './library-kube.js';
+import { registerNamedFormatLibrary } from './library-named-formats.js';
 import { registerSemverLibrary } from './library-semver.js';
 import { registerSetsLibrary } from './library-sets.js';
 
@@ -33,6 +36,8 @@ function baseEnvironment(): Environment {
     registerFormatLibrary(env);
     registerSetsLibrary(env);
     registerSemverLibrary(env);
+    registerComprehensionsLibrary(env);
+    registerNamedFormatLibrary(env);
     base = env;
   }
   return base;

@@ -15,10 +15,38 @@ const OPERATORS: Record<string, string> = {
   '/': '_/_', '%': '_%_', in: '@in',
 };
 
+/**
+ * cel-js's own message for a one-variable quantifier whose predicate is not bool; cel-go reports the overload of its
+ * expansion's step instead (parser/macro.go makeQuantifier: accu && p, accu || p, p ? accu + 1 : accu).
+ */
+const QUANTIFIER = /^(all|exists|exists_one)\(var, predicate\) predicate must return bool, got '(.+)'$/;
+
+function quantifierMessage(kind: string, type: string): string {
+  const t = type.replace(/</g, '(').replace(/>/g, ')');
+  if (kind === 'all') return `found no matching overload for '_&&_' applied to '(bool, ${t})'`;
+  if (kind === 'exists') return `found no matching overload for '_||_' applied to '(bool, ${t})'`;
+  return `found no matching overload for '_?_:_' applied to '(${t}, int, int)'`;
+}
+
+/** The unmatched `(` before `pos`: the opening parenthesis of the call `pos` is an argument of. */
+function openParenBefore(input: string, pos: number): number {
+  let depth = 0;
+  for (let i = pos - 1; i >= 0; i--) {
+    const c = input[i];
+    if (')]}'.includes(c)) depth++;
+    else if ('([{'.includes(c)) {
+      if (depth === 0) return c === '(' ? i : -1;
+      depth--;
+    }
+  }
+  return -1;
+}
+
 /** cel-go's wording for the checker errors both libraries find; other texts keep cel-js's words. */
 function goMessage(e: CelErrorLike): string {
   const msg = e.summary ?? e.message.split('\n')[0];
   let m: RegExpExecArray | null;
+  if ((m = QUANTIFIER.exec(msg))) return quantifierMessage(m[1], m[2]);
   if ((m = /^Unknown variable: (.+)$/.exec(msg))) return `undeclared reference to '${m[1]}' (in container '')`;
   if (e.code === 'no_such_key' && (m = /^No such key: (.+)$/.exec(msg))) return `undefined field '${m[1]}'`;
   if ((m = /^no such overload: (\S+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (\S+)$/.exec(msg))) {
@@ -71,6 +99,11 @@ function operatorOffset(input: string, start: number, end: number, op: string): 
 /** Where cel-go points: a field selection at its dot, a binary operator at the operator, else where cel-js points. */
 function offsetOf(input: string, e: CelErrorLike): number {
   const start = e.range?.start ?? 0;
+  // The expansion's step is located at the macro call's opening parenthesis.
+  if (QUANTIFIER.test(e.summary ?? e.message.split('\n')[0])) {
+    const paren = openParenBefore(input, start);
+    if (paren >= 0) return paren;
+  }
   const bin = /^no such overload: \S+ (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) \S+$/.exec(e.summary ?? e.message.split('\n')[0]);
   if (bin) {
     const at = operatorOffset(input, start, e.range?.end ?? input.length, bin[1]);

@@ -1,4 +1,5 @@
-// Kubernetes' own CEL types: Quantity, URL, IP and CIDR with their functions
+// Kubernetes' own CEL types: Quantity, URL, IP and CIDR with their functions (ip.isCanonical, the netip
+// classifications, CIDR.masked included)
 // (staging/src/k8s.io/apiserver/pkg/cel/library/quantity.go, urls.go, ip.go, cidr.go).
 
 import { isIP } from 'node:net';
@@ -124,6 +125,53 @@ function parseCIDR(s: string): CelCIDR | undefined {
   return new CelCIDR(ip, prefix);
 }
 
+/** netip.Addr.String: dotted quad, or RFC 5952 IPv6 (lower case, the longest run of two or more zero groups as ::). */
+function formatIP(bits: bigint, family: 4 | 6): string {
+  if (family === 4) return [24n, 16n, 8n, 0n].map((sh) => String((bits >> sh) & 255n)).join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => Number((bits >> BigInt(112 - 16 * i)) & 0xffffn));
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best < 0) return hex.join(':');
+  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
+}
+
+/** Whether `bits` lies in prefix/len of the same family. */
+function inPrefix(ip: CelIP, prefix: bigint, len: number): boolean {
+  const width = BigInt(ip.family === 4 ? 32 : 128);
+  return ipBits(ip) >> (width - BigInt(len)) === prefix >> (width - BigInt(len));
+}
+
+const V4 = (a: number, b = 0, c = 0, d = 0) => (BigInt(a) << 24n) | (BigInt(b) << 16n) | (BigInt(c) << 8n) | BigInt(d);
+const V6 = (hi: number) => BigInt(hi) << 112n;
+
+/** netip's classifications (IsLinkLocalUnicast, IsLinkLocalMulticast, IsGlobalUnicast). */
+const linkLocalUnicast = (ip: CelIP) => (ip.family === 4 ? inPrefix(ip, V4(169, 254), 16) : inPrefix(ip, V6(0xfe80), 10));
+const linkLocalMulticast = (ip: CelIP) => (ip.family === 4 ? inPrefix(ip, V4(224), 24) : inPrefix(ip, V6(0xff02), 16));
+const loopback = (ip: CelIP) => (ip.family === 4 ? inPrefix(ip, V4(127), 8) : ipBits(ip) === 1n);
+const multicast = (ip: CelIP) => (ip.family === 4 ? inPrefix(ip, V4(224), 4) : inPrefix(ip, V6(0xff00), 8));
+function globalUnicast(ip: CelIP): boolean {
+  if (ip.family === 4 && ipBits(ip) === V4(255, 255, 255, 255)) return false;
+  return ipBits(ip) !== 0n && !loopback(ip) && !multicast(ip) && !linkLocalUnicast(ip);
+}
+
+/** The CIDR with the host bits cleared (netip.Prefix.Masked). */
+function masked(c: CelCIDR): CelCIDR {
+  const width = BigInt(c.ip.family === 4 ? 32 : 128);
+  const shift = width - BigInt(c.prefix);
+  const bits = (ipBits(c.ip) >> shift) << shift;
+  return new CelCIDR(new CelIP(formatIP(bits, c.ip.family), c.ip.family), c.prefix);
+}
+
+/** The `ip` namespace of `ip.isCanonical(...)`. */
+export class IPNamespace {}
+
 function contains(c: CelCIDR, ip: CelIP): boolean {
   if (c.ip.family !== ip.family) return false;
   const width = BigInt(ip.family === 4 ? 32 : 128);
@@ -145,7 +193,7 @@ function registerNet(env: Environment): void {
   env.registerFunction(`${I}.family(): int`, (ip: CelIP) => BigInt(ip.family));
   env.registerFunction(`${I}.isLoopback(): bool`, (ip: CelIP) => (ip.family === 4 ? ip.addr.startsWith('127.') : ipBits(ip) === 1n));
   env.registerFunction(`${I}.isUnspecified(): bool`, (ip: CelIP) => ipBits(ip) === 0n);
-  env.registerFunction(`string(${I}): string`, (ip: CelIP) => ip.addr);
+  env.registerFunction(`string(${I}): string`, (ip: CelIP) => formatIP(ipBits(ip), ip.family));
   env.registerFunction(`cidr(string): ${C}`, (s: string) => {
     const c = parseCIDR(s);
     if (!c) throw new CelRuntimeError(`network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("${s}"): bad prefix`);
@@ -159,9 +207,27 @@ function registerNet(env: Environment): void {
     return contains(c, ip);
   });
   env.registerFunction(`${C}.containsCIDR(${C}): bool`, (a: CelCIDR, b: CelCIDR) => b.prefix >= a.prefix && contains(a, b.ip));
+  env.registerFunction(`${C}.containsCIDR(string): bool`, (a: CelCIDR, s: string) => {
+    const b = parseCIDR(s);
+    if (!b) throw new CelRuntimeError(`network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("${s}"): bad prefix`);
+    return b.prefix >= a.prefix && contains(a, b.ip);
+  });
+  env.registerFunction(`${C}.masked(): ${C}`, masked);
+  env.registerFunction(`${I}.isLinkLocalUnicast(): bool`, linkLocalUnicast);
+  env.registerFunction(`${I}.isLinkLocalMulticast(): bool`, linkLocalMulticast);
+  env.registerFunction(`${I}.isGlobalUnicast(): bool`, globalUnicast);
+  env.registerOperator(`${I} == ${I}`, (a: CelIP, b: CelIP) => a.family === b.family && ipBits(a) === ipBits(b));
+  env.registerOperator(`${C} == ${C}`, (a: CelCIDR, b: CelCIDR) => a.prefix === b.prefix && a.ip.family === b.ip.family && ipBits(a.ip) === ipBits(b.ip));
+  env.registerType('net.IPNamespace', IPNamespace);
+  env.registerConstant('ip', 'net.IPNamespace', new IPNamespace());
+  env.registerFunction('net.IPNamespace.isCanonical(string): bool', (_ns: IPNamespace, s: string) => {
+    const ip = parseIP(s);
+    if (!ip) throw new CelRuntimeError(`IP Address "${s}" parse error during conversion from string: ParseAddr("${s}"): unable to parse IP`);
+    return formatIP(ipBits(ip), ip.family) === s;
+  });
   env.registerFunction(`${C}.ip(): ${I}`, (c: CelCIDR) => c.ip);
   env.registerFunction(`${C}.prefixLength(): int`, (c: CelCIDR) => BigInt(c.prefix));
-  env.registerFunction(`string(${C}): string`, (c: CelCIDR) => `${c.ip.addr}/${c.prefix}`);
+  env.registerFunction(`string(${C}): string`, (c: CelCIDR) => `${formatIP(ipBits(c.ip), c.ip.family)}/${c.prefix}`);
 }
 
 export function registerKubeTypes(env: Environment): void {

@@ -9,7 +9,7 @@ import { nameIsDNSSubdomain } from '../validation/names.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.js';
 import { jsonEqual } from '../../util/json.js';
 import { applyDefaults } from './schema-defaults.js';
-import { validateValue } from './schema-validate.js';
+import { validateValue, validateValueUpdate } from './schema-validate.js';
 import { validateCelRules } from './cel-validate.js';
 import { selectableFieldGetters, type SelectableField } from './selectable-fields.js';
 import type { CrdScale, JSONSchemaProps } from './types.js';
@@ -54,7 +54,8 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
   const creating = new WeakSet<KubeObject>();
   const validate = (obj: KubeObject): FieldError[] => {
     const errs = validateObjectMeta(obj.metadata, nameIsDNSSubdomain);
-    if (o.schema) errs.push(...validateValue(o.schema, obj));
+    // An update's schema checks run in validateUpdate, against the old object (ratcheting).
+    if (o.schema && creating.has(obj)) errs.push(...validateValue(o.schema, obj));
     // Rules run only on schema-valid objects (validator.go: CEL after the OpenAPI validation passes).
     if (o.schema && !errs.length && creating.has(obj)) errs.push(...validateCelRules(o.schema, obj, undefined));
     if (o.scale) errs.push(...scaleErrors(obj, o.scale.specReplicasPath), ...scaleErrors(obj, o.scale.statusReplicasPath));
@@ -99,7 +100,12 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
     ...fieldSelection(o),
     validateUpdate: (obj, old) => {
       const errs = validateObjectMetaUpdate(obj.metadata, old.metadata);
-      if (o.schema && !errs.length && !validateValue(o.schema, obj).length) errs.push(...validateCelRules(o.schema, obj, old));
+      if (!o.schema) return errs;
+      // CRDValidationRatcheting (GA in 1.33): parts left as they were may stay invalid (validator.go ValidateUpdate with
+      // apiservervalidation.ValidateCustomResourceUpdate, ratcheting.go); the metadata checks above do not ratchet.
+      const schemaErrs = validateValueUpdate(o.schema, obj, old);
+      errs.push(...schemaErrs);
+      if (!errs.length) errs.push(...validateCelRules(o.schema, obj, old));
       return errs;
     },
     generation: true,

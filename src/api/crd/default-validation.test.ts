@@ -64,3 +64,40 @@ describe('CRD default validation', () => {
     assert.deepEqual(defaultErrs(crd([good, bad])), ['spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: 0:  in body should be greater than or equal to 1']);
   });
 });
+
+// defaulting/validation.go validate (insideMeta): the default lands in an object of kind Validation whose metadata must
+// pass objectmeta/validation.go validateEmbeddedResource (ValidateObjectMeta with path.ValidatePathSegmentName).
+describe('CRD defaults inside metadata', () => {
+  const meta = (m: JSONSchemaProps): JSONSchemaProps => root({ metadata: { type: 'object', ...m } });
+  const tmpl = (m: JSONSchemaProps): JSONSchemaProps => root({
+    tmpl: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: { type: 'object', ...m }, foo: { type: 'string' } } },
+  });
+  it('reports a default that makes invalid ObjectMeta, with the default as the bad value', () => {
+    const cases: [string, JSONSchemaProps, string[]][] = [
+      ['the metadata object', meta({ default: { name: 'a/b' } }),
+        [`${ROOT}.properties[metadata].default: Invalid value: map[string]interface {}{"name":"a/b"}: must result in valid metadata: metadata.name: Invalid value: "a/b": may not contain '/'`]],
+      ['metadata.name', meta({ properties: { name: { type: 'string', default: '..' } } }),
+        [`${ROOT}.properties[metadata].properties[name].default: Invalid value: "..": must result in valid metadata: metadata.name: Invalid value: "..": may not be '..'`]],
+      ['metadata.generateName', meta({ properties: { generateName: { type: 'string', default: 'x%' } } }),
+        [`${ROOT}.properties[metadata].properties[generateName].default: Invalid value: "x%": must result in valid metadata: metadata.generateName: Invalid value: "x%": may not contain '%'`]],
+      ['several errors, aggregated', tmpl({ default: { name: 'a/b', namespace: 'No' } }),
+        [`${ROOT}.properties[tmpl].properties[metadata].default: Invalid value: map[string]interface {}{"name":"a/b", "namespace":"No"}: must result in valid metadata: [metadata.name: Invalid value: "a/b": may not contain '/', metadata.namespace: Invalid value: "No": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]`]],
+    ];
+    for (const [name, schema, want] of cases) assert.deepEqual(messages(schema), want, name);
+  });
+
+  it('lets valid metadata defaults through without the pruning check, and overwrites the root\'s own kind', () => {
+    const ok: [string, JSONSchemaProps][] = [
+      ['labels the schema does not list', meta({ default: { labels: { app: 'web' } } })],
+      ['a good name', meta({ properties: { name: { type: 'string', default: 'web-1' } } })],
+      ['an empty metadata (name faked)', tmpl({ default: {} })],
+      ['a root kind default (WithTypeMeta sets Validation)', root({ kind: { type: 'string', default: 'a/b' } })],
+    ];
+    for (const [name, schema] of ok) assert.deepEqual(messages(schema), [], name);
+  });
+
+  it('still checks a metadata default against its own schema once the metadata is valid', () => {
+    assert.deepEqual(messages(meta({ properties: { name: { type: 'string', maxLength: 3, default: 'toolong' } } })),
+      [`${ROOT}.properties[metadata].properties[name].default: Too long: may not be more than 3 bytes`]);
+  });
+});

@@ -6,6 +6,9 @@
 import { FieldError, fieldErr } from '../errors.js';
 import { cloneJson, jsonEqual } from '../../util/json.js';
 import { GoValue } from '../validation/go-value.js';
+import { nameIsPathSegment } from '../validation/names.js';
+import { validateObjectMeta } from '../validation/object-meta.js';
+import type { ObjectMeta } from '../types.js';
 import { validateCelRules } from './cel-validate.js';
 import { goSyntax } from './go-format.js';
 import { pruneObject } from './schema-prune.js';
@@ -22,28 +25,66 @@ const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
 export function validateDefaults(schema: JSONSchemaProps, path: string, requirePruned = true): FieldError[] {
   const errs: FieldError[] = [];
   // The schema's root is a resource: its metadata, apiVersion and kind are checked as metadata.
-  walk(schema, path, true, false, requirePruned, errs);
+  walk(schema, path, true, false, [], requirePruned, errs);
   return errs;
 }
 
-function walk(s: JSONSchemaProps, path: string, resource: boolean, insideMeta: boolean, requirePruned: boolean, errs: FieldError[]): void {
+/** The way from the nearest resource (the root or an embedded resource) down to a schema node: keys, or 0 for items. */
+type Focus = readonly (string | 0)[];
+
+function walk(s: JSONSchemaProps, path: string, resource: boolean, insideMeta: boolean, focus: Focus, requirePruned: boolean, errs: FieldError[]): void {
   const embedded = resource || s['x-kubernetes-embedded-resource'] === true;
-  if (embedded) insideMeta = false;
+  if (embedded) {
+    insideMeta = false;
+    focus = [];
+  }
   // A JSON null default is no default (Default.Object == nil).
-  if (s.default !== undefined && s.default !== null) errs.push(...checkDefault(s, `${path}.default`, embedded, insideMeta, requirePruned));
+  if (s.default !== undefined && s.default !== null) {
+    errs.push(...(insideMeta ? checkMetaDefault(s, `${path}.default`, focus) : checkDefault(s, `${path}.default`, embedded, requirePruned)));
+  }
   // additionalProperties are not followed: defaults are forbidden there.
   const items = itemsOf(s);
-  if (items) walk(items, `${path}.items`, false, insideMeta, requirePruned, errs);
+  if (items) walk(items, `${path}.items`, false, insideMeta, [...focus, 0], requirePruned, errs);
   for (const [k, sub] of Object.entries(s.properties ?? {})) {
-    walk(sub, `${path}.properties[${k}]`, false, insideMeta || (embedded && META_FIELDS.has(k)), requirePruned, errs);
+    walk(sub, `${path}.properties[${k}]`, false, insideMeta || (embedded && META_FIELDS.has(k)), [...focus, k], requirePruned, errs);
   }
 }
 
-function checkDefault(s: JSONSchemaProps, path: string, embedded: boolean, insideMeta: boolean, requirePruned: boolean): FieldError[] {
+/**
+ * A default inside metadata (or apiVersion/kind) of a resource: plugged into an object of kind Validation at its place
+ * (surroundingobject.go NewRootObjectFunc().WithTypeMeta, Child, Index), whose metadata must be valid ObjectMeta
+ * (objectmeta/validation.go validateEmbeddedResource); else the default is checked against its own schema. Not pruned.
+ */
+function checkMetaDefault(s: JSONSchemaProps, path: string, focus: Focus): FieldError[] {
+  const value = s.default;
+  let inner: unknown = cloneJson(value);
+  for (let i = focus.length - 1; i >= 0; i--) inner = focus[i] === 0 ? [inner] : { [focus[i] as string]: inner };
+  // WithTypeMeta runs last, so a default of the root's own kind or apiVersion is overwritten here.
+  const obj: Record<string, unknown> = { ...(inner as Record<string, unknown>), kind: 'Validation', apiVersion: 'validation/v1' };
+  const metaErrs = surroundingMetaErrors(obj.metadata);
+  if (metaErrs.length) {
+    const agg = metaErrs.length === 1 ? String(metaErrs[0]) : `[${metaErrs.map(String).join(', ')}]`;
+    return [fieldErr.invalid(path, badValue(value), `must result in valid metadata: ${agg}`)];
+  }
+  const schemaErrs = validateValue(s, value).map((e) => under(path, e));
+  return schemaErrs.length ? schemaErrs : celErrors(s, value, path);
+}
+
+/**
+ * validateEmbeddedResource's metadata check on the surrounding object: ValidateObjectMeta with path-segment names,
+ * the name set to "fakename" when empty, and a namespace checked only when one is given.
+ */
+function surroundingMetaErrors(meta: unknown): FieldError[] {
+  if (meta === undefined || meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
+  const m = { ...(meta as ObjectMeta) };
+  if (!m.name) m.name = 'fakename';
+  return validateObjectMeta(m, nameIsPathSegment, 'metadata');
+}
+
+function checkDefault(s: JSONSchemaProps, path: string, embedded: boolean, requirePruned: boolean): FieldError[] {
   const value = s.default;
   const errs: FieldError[] = [];
-  // Metadata defaults are checked as part of the object they land in; the pruning check does not apply to them.
-  if (!insideMeta && requirePruned) {
+  if (requirePruned) {
     const pruned = cloneJson(value);
     pruneObject(s, pruned, true, { resource: embedded, keepNulls: true });
     if (!jsonEqual(pruned, value)) errs.push(fieldErr.invalid(path, badValue(value), 'must not have unknown fields'));

@@ -4,6 +4,7 @@
 
 import { FieldError, fieldErr } from '../errors.js';
 import { goFloat } from './go-format.js';
+import { correlateIndex, correlateKey, unchanged, type Correlated } from './ratchet.js';
 import { isObject, itemsOf, type JSONSchemaProps } from './types.js';
 
 const IN = 'body';
@@ -32,7 +33,30 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, path = ''
   return errs;
 }
 
-function walk(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[]): void {
+/**
+ * The errors of an update from `old` to `value`, ratcheted: errors of a part that correlates with an equal old part are
+ * dropped (ratcheting.go ratchetingValueValidator.Validate). The embedded resources' kind/apiVersion checks are
+ * objectmeta.Validate's in kube, which does not ratchet.
+ */
+export function validateValueUpdate(schema: JSONSchemaProps, value: unknown, old: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  walk(schema, value, '', errs, { old });
+  return errs;
+}
+
+/** Errors that come from objectmeta.Validate, not from the schema validator, and so are never ratcheted. */
+const notRatcheted = new WeakSet<FieldError>();
+
+function walk(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[], c?: Correlated): void {
+  const start = errs.length;
+  walkNode(s, v, path, errs, c);
+  if (c && errs.length > start && unchanged(s, v, c)) {
+    const kept = errs.splice(start).filter((e) => notRatcheted.has(e));
+    errs.push(...kept);
+  }
+}
+
+function walkNode(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[], c: Correlated | undefined): void {
   if (v === null || v === undefined) {
     if (s.type && !s.nullable) errs.push(typeError(path, s.type, 'null'));
     return;
@@ -51,9 +75,10 @@ function walk(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[]):
     // EnumFailCode → field.NotSupported with the allowed values (non-strings as their JSON).
     errs.push(fieldErr.notSupported(path, v, s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
   }
+  // Quantors validate with fresh validators: nothing below them correlates (their errors ratchet with this node only).
   for (const sub of s.allOf ?? []) walk(sub, v, path, errs);
-  if (Array.isArray(v)) arrayChecks(s, v, path, errs);
-  else if (isObject(v)) objectChecks(s, v, path, errs);
+  if (Array.isArray(v)) arrayChecks(s, v, path, errs, c);
+  else if (isObject(v)) objectChecks(s, v, path, errs, c);
 }
 
 /** InvalidTypeCode → field.TypeInvalid, its bad value the JSON type found (`Invalid value: "string": …`). */
@@ -81,33 +106,36 @@ function numberChecks(s: JSONSchemaProps, v: number, path: string, errs: FieldEr
   }
 }
 
-function arrayChecks(s: JSONSchemaProps, v: unknown[], path: string, errs: FieldError[]): void {
+function arrayChecks(s: JSONSchemaProps, v: unknown[], path: string, errs: FieldError[], c: Correlated | undefined): void {
   if (s.minItems !== undefined && v.length < s.minItems) errs.push(fieldErr.invalid(path, v.length, `${path} in ${IN} should have at least ${s.minItems} items`));
   if (s.maxItems !== undefined && v.length > s.maxItems) errs.push(fieldErr.tooMany(path, v.length, s.maxItems));
   const items = itemsOf(s);
-  if (items) v.forEach((item, i) => walk(items, item, `${path}[${i}]`, errs));
+  if (items) v.forEach((item, i) => walk(items, item, `${path}[${i}]`, errs, correlateIndex(s, c, item)));
 }
 
-function objectChecks(s: JSONSchemaProps, v: Record<string, unknown>, path: string, errs: FieldError[]): void {
+function objectChecks(s: JSONSchemaProps, v: Record<string, unknown>, path: string, errs: FieldError[], c: Correlated | undefined): void {
   const n = Object.keys(v).length;
   if (s.minProperties !== undefined && n < s.minProperties) errs.push(fieldErr.invalid(path, n, `${path} in ${IN} should have at least ${s.minProperties} properties`));
   if (s.maxProperties !== undefined && n > s.maxProperties) errs.push(fieldErr.tooMany(path, n, s.maxProperties));
   for (const [key, sub] of Object.entries(s.properties ?? {})) {
-    if (key in v) walk(sub, v[key], join(path, key), errs);
+    if (key in v) walk(sub, v[key], join(path, key), errs, correlateKey(s, c, v, key));
   }
   // Required names a missing key by its path (`spec.size: Required value`).
   for (const key of s.required ?? []) if (!(key in v)) errs.push(fieldErr.required(join(path, key)));
   if (isObject(s.additionalProperties)) {
     const sub = s.additionalProperties;
-    for (const [key, x] of Object.entries(v)) if (!s.properties?.[key]) walk(sub, x, join(path, key), errs);
+    for (const [key, x] of Object.entries(v)) if (!s.properties?.[key]) walk(sub, x, join(path, key), errs, correlateKey(s, c, v, key));
   }
   if (s['x-kubernetes-embedded-resource']) embeddedChecks(v, path, errs);
 }
 
 /** An embedded object must name its type (schema/objectmeta/validation.go Validate). */
 function embeddedChecks(v: Record<string, unknown>, path: string, errs: FieldError[]): void {
-  if (typeof v.kind !== 'string' || !v.kind) errs.push(fieldErr.required(join(path, 'kind'), 'must not be empty'));
-  if (typeof v.apiVersion !== 'string' || !v.apiVersion) errs.push(fieldErr.required(join(path, 'apiVersion'), 'must not be empty'));
+  const found: FieldError[] = [];
+  if (typeof v.kind !== 'string' || !v.kind) found.push(fieldErr.required(join(path, 'kind'), 'must not be empty'));
+  if (typeof v.apiVersion !== 'string' || !v.apiVersion) found.push(fieldErr.required(join(path, 'apiVersion'), 'must not be empty'));
+  for (const e of found) notRatcheted.add(e);
+  errs.push(...found);
 }
 
 const regexes = new Map<string, RegExp | undefined>();

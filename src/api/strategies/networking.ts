@@ -67,7 +67,17 @@ export const serviceCIDRStrategy = {
   prepareForCreate(obj: KubeObject): void {
     delete obj.status;
   },
-  prepareForUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext) => keepStatusOrSpec(obj, old, ctx),
+  prepareForUpdate: (obj: KubeObject, old: KubeObject, ctx: StrategyContext) => {
+    keepStatusOrSpec(obj, old, ctx);
+    // metav1.Condition's reason and message are plain strings (no omitempty): the typed round trip stores "" for a
+    // condition written without them, e.g. the default ServiceCIDR controller's applied Ready (WithReason unset).
+    for (const c of (obj.status as { conditions?: Record<string, unknown>[] } | undefined)?.conditions ?? []) {
+      if (c && typeof c === 'object') {
+        c.reason ??= '';
+        c.message ??= '';
+      }
+    }
+  },
   validate: (obj: KubeObject) => validateServiceCIDR(as<ServiceCIDR>(obj)),
   // ValidateServiceCIDRUpdate: each CIDR is immutable (by index); a single-stack one may only gain the other family.
   validateUpdate: updateValidator((obj) => validateServiceCIDR(as<ServiceCIDR>(obj)), (obj, old) => {

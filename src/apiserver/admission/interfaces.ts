@@ -27,6 +27,11 @@ export interface AdmissionAttributes {
    * which webhooks receive as `kind`/`requestKind` (admission.Attributes GetKind).
    */
   kind?: { group: string; version: string; kind: string };
+  /**
+   * The defaulting of that kind (the scheme's defaulter for TokenRequest, …), run again on an object a mutating webhook
+   * patched, as the dispatcher does after decoding the patched JSON (mutating/dispatcher.go GetObjectDefaulter().Default).
+   */
+  kindDefaults?: (obj: KubeObject) => void;
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;

@@ -63,8 +63,9 @@ async function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttribute
     inv.decl.strategy.defaults?.(patched);
     patched = await convertObjectAsync(patched, inv.decl, a.decl);
   }
-  // A subresource's own kind (Scale, Binding, TokenRequest) is not defaulted as its parent resource.
+  // A subresource's own kind (Scale, Binding, TokenRequest) is not defaulted as its parent resource, but as itself.
   if (!a.kind) a.decl.strategy.defaults?.(patched);
+  else a.kindDefaults?.(patched);
   const changed = !jsonEqual(a.object, patched);
   replaceObject(a.object, patched);
   return changed;

@@ -144,3 +144,31 @@ test('a failed write gives back the IPAddress it claimed', async () => {
   await txn!.revert();
   assert.equal(objects.held.has('10.100.0.9'), false);
 });
+
+test('a Terminating default range: a nested ready ServiceCIDR hands out its own addresses, in the bitmap and as objects', async () => {
+  // cidrallocator.go: each CIDR is an allocator of its own, ready while one of its ServiceCIDRs is; the default's
+  // allocator stops (deleting), the nested one keeps allocating the addresses both contain.
+  const { a, cidrs, objects } = await setup('10.0.0.0/28');
+  cidrs[0] = cidrObj('kubernetes', ['10.0.0.0/28'], { deleting: true });
+  await refused(a.allocate(svc('none'), undefined, false), 500, 'failed to allocate a serviceIP: range is full');
+  await refused(a.allocate(svc('picked', { clusterIP: '10.0.0.9' }), undefined, false), 422, 'the provided network does not match the current range');
+
+  cidrs.push(cidrObj('nested', ['10.0.0.0/29']));
+  const got: string[] = [];
+  // 10.0.0.0/29 inside the /28: .1 is the kubernetes Service's; .2-.6 are the nested range's (never its .7 broadcast).
+  for (let i = 0; i < 5; i++) got.push(await create(a, svc(`n${i}`)));
+  assert.deepEqual([...got].sort(), ['10.0.0.2', '10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6']);
+  for (const ip of got) assert.ok(objects.held.has(ip), `${ip} has its IPAddress`);
+  // Marked in the bitmap too: the configured range still counts them as used.
+  const { bitmap } = await a.ips.stored.read();
+  assert.equal(bitmap!.count, 6);
+  await refused(a.allocate(svc('more'), undefined, false), 500, 'failed to allocate a serviceIP: range is full');
+  await refused(a.allocate(svc('bcast', { clusterIP: '10.0.0.7' }), undefined, false), 422, 'the provided network does not match the current range');
+
+  // Releasing one frees it in both places; the next Service gets it back.
+  const victim = svc('n0', { clusterIP: got[0] });
+  (victim.spec as { clusterIPs?: string[] }).clusterIPs = [got[0]];
+  await a.release(victim);
+  assert.ok(!objects.held.has(got[0]));
+  assert.equal(await create(a, svc('again')), got[0]);
+});

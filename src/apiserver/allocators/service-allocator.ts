@@ -14,7 +14,7 @@ import type { AllocationBitmap } from './bitmap.js';
 import { familyOf, formatIp, parseIp, type IPFamily, type IpCidr } from './ip-range.js';
 import type { IPAddressRecorder } from './ip-address-objects.js';
 import { SECONDARY_SERVICE_IPS_KEY, SERVICE_IPS_KEY } from './range-allocation.js';
-import { lastAddress, prefixContainsIP, readyCidrs, serviceCidrEntries, type ServiceCidrEntry } from './service-cidr-set.js';
+import { lastAddress, overlaps, prefixContainsIP, readyCidrs, serviceCidrEntries, type ServiceCidrEntry } from './service-cidr-set.js';
 import { parseServiceCidrs } from './service-cidrs.js';
 import { ipStaticBand, nodePortRange, serviceIpRange, type ServiceRange } from './service-ranges.js';
 
@@ -287,13 +287,44 @@ export class ServiceAllocator {
       const ip = await this.allocateNextInBitmap(range, dryRun);
       if (ip !== undefined) return ip;
     }
+    const configuredReady = ready.some((c) => c.spec === configured.spec);
     for (const cidr of ready.filter((c) => c.spec !== configured.spec)) {
+      // The configured range is not ready (its ServiceCIDR is Terminating) but this ready one overlaps it: kube's
+      // allocator for this CIDR hands out the shared addresses too (cidrallocator.go getAllocator/AllocateNextService
+      // ask each allocator alone). They stay the bitmap's, so they are marked there.
+      if (!configuredReady && overlaps(cidr, configured)) {
+        const shared = await this.allocateSharedInBitmap(range, cidr, dryRun);
+        if (shared !== undefined) return shared;
+      }
       const ip = await this.allocateInExtraCidr(obj, cidr, family, dryRun);
       if (ip === undefined) continue;
       if (!dryRun) claimed.push(ip);
       return ip;
     }
     return undefined;
+  }
+
+  /**
+   * A random free bitmap address that `cidr` also contains (PrefixContainsIP: never its network or broadcast
+   * address), for a ready ServiceCIDR overlapping a configured range that is not ready itself. An address some
+   * IPAddress object already names is skipped.
+   */
+  private async allocateSharedInBitmap(range: ServiceRange<string>, cidr: IpCidr, dryRun: boolean): Promise<string | undefined> {
+    const lo = range.offsetOf(formatIp(cidr.family, cidr.base + 1n)) ?? 0;
+    return this.withBitmap(range, dryRun, (bm) => {
+      const hi = Math.min(bm.max - 1, range.offsetOf(formatIp(cidr.family, lastAddress(cidr))) ?? bm.max - 1);
+      const span = hi - lo + 1;
+      if (span <= 0) return undefined;
+      const start = Math.floor(this.rng() * span);
+      for (let k = 0; k < span; k++) {
+        const offset = lo + ((start + k) % span);
+        const ip = range.valueAt(offset);
+        if (bm.has(offset) || bm.isReserved(offset) || !prefixContainsIP(cidr, ip) || this.cfg.ipAddressExists?.(ip)) continue;
+        bm.allocate(offset);
+        return ip;
+      }
+      return undefined;
+    });
   }
 
   /**

@@ -66,7 +66,9 @@ describe('componentstatuses', () => {
     assert.deepEqual(one.body, { kind: 'ComponentStatus', apiVersion: 'v1', metadata: { name: 'etcd-0', creationTimestamp: null }, conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] });
     const missing = await get('/api/v1/componentstatuses/nope');
     assert.equal(missing.status, 500);
-    assert.equal(missing.body.message, 'Component not found: nope');
+    // A plain Go error: StatusReasonUnknown is "" and metav1.Status omits an empty reason (and details).
+    assert.deepEqual(missing.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Component not found: nope', code: 500 });
+    assert.deepEqual(Object.keys(missing.body), ['kind', 'apiVersion', 'metadata', 'status', 'message', 'code']);
   });
 
   it('empties the list for any selector, and refuses watch and create', async () => {

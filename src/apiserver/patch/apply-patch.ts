@@ -31,6 +31,8 @@ export interface ApplyOptions {
   time: string;
   /** Recorded on the entry; defaults to the applied object's apiVersion. */
   apiVersion?: string;
+  /** An apply to a subresource (`status`) is its manager's own entry, recorded with the subresource. */
+  subresource?: string;
 }
 
 /** Manager that owns everything an object had before its first apply (fieldmanager internal/skipnonapplied.go). */
@@ -68,7 +70,7 @@ export function applyServerSidePatch(live: KubeObject | undefined, applied: Json
   const entries = readEntries(live, meta);
   const intent = stripMeta(applied);
   const appliedSet = fieldSetOf(intent, meta);
-  const mine = entries.findIndex((e) => e.entry.manager === manager && e.entry.operation === 'Apply' && !e.entry.subresource);
+  const mine = entries.findIndex((e) => e.entry.manager === manager && e.entry.operation === 'Apply' && (e.entry.subresource ?? '') === (opts.subresource ?? ''));
   const previous = mine >= 0 ? entries[mine].set : new Set<string>();
 
   // Conflicts: another manager owns a leaf this apply sets to a different value (merge/update.go).
@@ -104,6 +106,7 @@ export function applyServerSidePatch(live: KubeObject | undefined, applied: Json
   const entry: ManagedFieldsEntry = {
     manager, operation: 'Apply', apiVersion: opts.apiVersion ?? (typeof applied.apiVersion === 'string' ? applied.apiVersion : undefined),
     time: unchanged ? entries[mine].entry.time ?? opts.time : opts.time, fieldsType: 'FieldsV1', fieldsV1: toFieldsV1(appliedSet),
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
   };
   const out: ManagedFieldsEntry[] = [];
   for (const [i, e] of entries.entries()) {

@@ -7,8 +7,9 @@ import { TokenSigner } from '../../apiserver/authn/service-account-token.js';
 import { createClient } from '../../client/client.js';
 import { createEventRecorder } from '../../client/event-recorder.js';
 import type { Client } from '../../client/interfaces.js';
+import { limitInFlight } from '../../client/in-flight-limit.js';
 import { PortTransport } from '../../client/port-transport.js';
-import type { ControllerClientBuilder } from '../../controllers/identity.js';
+import { MAX_IN_FLIGHT_PER_CONTROLLER, type ControllerClientBuilder } from '../../controllers/identity.js';
 import { ControllerManager } from '../../controllers/manager.js';
 import { RealClock } from '../../util/clock.js';
 import { createLogger, type LogLevel } from '../../util/log.js';
@@ -25,7 +26,9 @@ const clients: ControllerClientBuilder = {
   own,
   forServiceAccount(name) {
     let c = perAccount.get(name);
-    if (!c) perAccount.set(name, (c = createClient(transport.as(name))));
+    // Each controller's requests are capped on its own (its own APF flow, as client-go gives each controller client
+    // its own rate limiter); the manager's own client, which renews its leader lease, is never held back.
+    if (!c) perAccount.set(name, (c = createClient(limitInFlight(transport.as(name), MAX_IN_FLIGHT_PER_CONTROLLER))));
     return c;
   },
 };

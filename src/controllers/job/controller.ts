@@ -151,6 +151,8 @@ export class JobController extends QueueController {
 
   private async syncJob(key: string, job: JobObj, pods: PodObj[]): Promise<void> {
     const now = this.clock.now();
+    // Checked before anything is counted: pods this controller created or deleted may not be in the cache yet.
+    const satisfied = this.expectations.satisfied(key);
     const spec = job.spec!;
     const indexed = spec.completionMode === 'Indexed';
     // onlyReplaceFailedPods: a podFailurePolicy needs the pod's final status, so only Failed pods count.
@@ -186,8 +188,6 @@ export class JobController extends QueueController {
         newSucceeded++;
         newSucceededPods.push(p);
       } else if (podFailed(p, onlyFailed)) {
-        // Pods the controller removes while finishing are not failures.
-        if (finishing && p.status?.phase !== 'Failed') continue;
         const idx = podIndex(p);
         if (indexed && (idx === undefined || idx >= (spec.completions ?? 0))) { ignored.push(p); continue; }
         if (delayedUids.has(uid)) continue;
@@ -216,6 +216,7 @@ export class JobController extends QueueController {
     const pending = [...uncounted.succeeded, ...uncounted.failed].map((u) => byUid.get(u)).filter((p): p is PodObj => !!p && hasFinalizer(p));
     pending.push(...ignored);
     await this.removeFinalizers(pending);
+    const released = new Set(pending.map((p) => p.metadata.uid));
     status.succeeded = (status.succeeded ?? 0) + uncounted.succeeded.length;
     status.failed = (status.failed ?? 0) + uncounted.failed.length;
     status.uncountedTerminatedPods = {};
@@ -253,18 +254,28 @@ export class JobController extends QueueController {
     }
     const targetIsNew = !!target && !finishing;
 
+    // Pods deleted while finishing are terminating from now on (syncJob: terminating += deleted).
+    let deletedNow = 0;
     if (target) {
-      // Finishing: remove every running pod, then record the terminal condition once none is left running.
+      // Finishing: remove every running pod (deleteActivePods keeps their finalizers).
       await this.deletePods(job, key, active);
-      await this.removeFinalizers(terminating.filter(hasFinalizer));
-      // Failed pods whose removal waited for a replacement are counted on the next sync, before the final condition.
-      if (targetIsNew && delayed.size) this.queue.add(key);
-      else if (active.length === 0 && terminating.length === 0) {
-        const failedJob = target.type === 'FailureTarget';
-        conds.push(this.condition(failedJob ? 'Failed' : 'Complete', target.reason!, target.message!, now));
-        if (!failedJob) status.completionTime = rfc3339(now);
-        this.recorder.event(job, failedJob ? 'Warning' : 'Normal', failedJob ? target.reason! : 'Completed', failedJob ? target.message! : 'Job completed');
-        this.backoff.delete(key);
+      deletedNow = active.length;
+      if (!satisfied) {
+        // Pods may be missing from the cache: the verdict waits for a sync that sees them all (finishedCondition = nil).
+        if (targetIsNew) conds.splice(conds.indexOf(target), 1);
+      } else {
+        await this.releaseRemaining(job, status, target, pods.filter((p) => hasFinalizer(p) && !released.has(p.metadata.uid)), onlyFailed);
+        // enactJobFinished: the terminal condition once nothing is uncounted and no pod is terminating.
+        if (terminating.length + deletedNow === 0) {
+          const failedJob = target.type === 'FailureTarget';
+          conds.push(this.condition(failedJob ? 'Failed' : 'Complete', target.reason!, target.message!, now));
+          if (!failedJob) status.completionTime = rfc3339(now);
+          if (!failedJob && spec.completions != null && (status.succeeded ?? 0) > spec.completions) {
+            this.recorder.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+          }
+          this.recorder.event(job, failedJob ? 'Warning' : 'Normal', failedJob ? target.reason! : 'Completed', failedJob ? target.message! : 'Job completed');
+          this.backoff.delete(key);
+        }
       }
       status.active = 0;
     } else if (spec.suspend) {
@@ -294,14 +305,44 @@ export class JobController extends QueueController {
       }
     }
 
-    status.ready = active.filter(isPodReady).length;
-    status.terminating = terminating.length;
+    // The pods deleted while finishing were ready or not; none of them is ready any more (ready -= deletedReady).
+    status.ready = target ? 0 : active.filter(isPodReady).length;
+    status.terminating = terminating.length + deletedNow;
     if (!status.active) delete status.active;
     if (!conds.length) delete status.conditions;
     if (!sameStatus(old, status)) {
       job.status = status;
       await this.client.update(R.jobs, job.metadata.namespace, job, { subresource: 'status' });
     }
+  }
+
+  /**
+   * trackJobStatusAndRemoveFinalizers once the Job has its verdict: every pod still holding the tracking finalizer
+   * (running pods just deleted, terminating ones, failed ones whose removal waited for a replacement) lets it go. On a
+   * failure verdict each of them that did not succeed counts as failed ("when the job is considered finished, every
+   * non-terminated pod is considered failed"), unless a podFailurePolicy Ignore rule matches; on success only pods
+   * that failed count. The uncounted UIDs and the interim condition are written before the finalizers go.
+   */
+  private async releaseRemaining(job: JobObj, status: JobStatus, target: JobCondition, rest: PodObj[], onlyFailed: boolean): Promise<void> {
+    if (!rest.length) return;
+    const spec = job.spec!;
+    const failure = target.type === 'FailureTarget';
+    const failed: string[] = [];
+    for (const p of rest) {
+      if (p.status?.phase === 'Succeeded' || !(failure || podFailed(p, onlyFailed))) continue;
+      const idx = podIndex(p);
+      if (spec.completionMode === 'Indexed' && (idx === undefined || idx >= (spec.completions ?? 0))) continue;
+      if (matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed) failed.push(p.metadata.uid!);
+    }
+    if (failed.length) {
+      job.status = { ...status, uncountedTerminatedPods: { failed } };
+      const written = await this.client.update(R.jobs, job.metadata.namespace, job, { subresource: 'status' });
+      job.metadata.resourceVersion = written.metadata.resourceVersion;
+    }
+    await this.removeFinalizers(rest);
+    status.failed = (status.failed ?? 0) + failed.length;
+    if (!status.failed) delete status.failed;
+    status.uncountedTerminatedPods = {};
   }
 
   /** getPodsWithDelayedDeletionPerIndex, from the completed and failed indexes this sync will record. */

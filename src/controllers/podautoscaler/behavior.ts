@@ -38,13 +38,16 @@ export function limitWithoutBehavior(current: number, desired: number, min: numb
   return { replicas: desired, ...WITHIN_RANGE };
 }
 
-/** stabilizeRecommendation (no behavior): the highest recommendation of the downscale window, recording this one. */
+/**
+ * stabilizeRecommendation (no behavior): the highest recommendation of the downscale window, recording this one. A
+ * recommendation exactly at the window's start still counts (kube drops only those Before the cutoff).
+ */
 export function stabilizeWithoutBehavior(recs: Recommendation[], desired: number, now: number, windowMs: number): { replicas: number; recs: Recommendation[] } {
   let max = desired;
   const cutoff = now - windowMs;
   const kept: Recommendation[] = [];
   for (const r of recs) {
-    if (r.timestamp > cutoff) {
+    if (r.timestamp >= cutoff) {
       kept.push(r);
       max = Math.max(max, r.replicas);
     }
@@ -53,22 +56,28 @@ export function stabilizeWithoutBehavior(recs: Recommendation[], desired: number
   return { replicas: max, recs: kept };
 }
 
-/** stabilizeRecommendationWithBehaviors: the most conservative recommendation of the applicable window. */
+/**
+ * stabilizeRecommendationWithBehaviors: the lowest recommendation of the scale-up window and the highest of the
+ * scale-down window bound the current size, which moves only as far as both allow (never past the current size in the
+ * other direction).
+ */
 export function stabilizeWithBehavior(
   recs: Recommendation[], current: number, desired: number, behavior: Required<Behavior>, now: number,
 ): { replicas: number; reason: string; message: string; recs: Recommendation[] } {
-  const upWindow = behavior.scaleUp.stabilizationWindowSeconds ?? 0;
-  const downWindow = behavior.scaleDown.stabilizationWindowSeconds ?? 0;
-  const up = desired >= current;
-  const windowS = up ? upWindow : downWindow;
-  const better = up ? Math.min : Math.max;
-  const cutoff = now - windowS * 1000;
-  const obsolete = now - Math.max(upWindow, downWindow) * 1000;
-  let replicas = desired;
-  for (const r of recs) if (r.timestamp > cutoff) replicas = better(r.replicas, replicas);
-  const kept = recs.filter((r) => r.timestamp >= obsolete);
+  const upCutoff = now - (behavior.scaleUp.stabilizationWindowSeconds ?? 0) * 1000;
+  const downCutoff = now - (behavior.scaleDown.stabilizationWindowSeconds ?? 0) * 1000;
+  let upRecommendation = desired, downRecommendation = desired;
+  for (const r of recs) {
+    if (r.timestamp > upCutoff) upRecommendation = Math.min(r.replicas, upRecommendation);
+    if (r.timestamp > downCutoff) downRecommendation = Math.max(r.replicas, downRecommendation);
+  }
+  let replicas = current;
+  if (replicas < upRecommendation) replicas = upRecommendation;
+  if (replicas > downRecommendation) replicas = downRecommendation;
+  // Samples older than both windows are of no further use (kube overwrites one of them in place).
+  const kept = recs.filter((r) => !(r.timestamp < upCutoff && r.timestamp < downCutoff));
   kept.push({ replicas: desired, timestamp: now });
-  return { replicas, ...(up ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED), recs: kept };
+  return { replicas, ...(desired >= current ? SCALE_UP_STABILIZED : SCALE_DOWN_STABILIZED), recs: kept };
 }
 
 /** getReplicasChangePerPeriod. */
@@ -77,26 +86,29 @@ export function changeInPeriod(events: ScaleEvent[], periodSeconds: number, now:
   return events.filter((e) => e.timestamp > cutoff).reduce((s, e) => s + e.change, 0);
 }
 
-/** calculateScaleUpLimitWithScalingRules. */
-export function scaleUpLimitWithRules(current: number, events: ScaleEvent[], rules: ScalingRules, now: number): number {
+/**
+ * calculateScaleUpLimitWithScalingRules: each policy's period starts at the size before the period's changes, both
+ * ways (replicas added in it are taken off, replicas removed in it put back).
+ */
+export function scaleUpLimitWithRules(current: number, upEvents: ScaleEvent[], downEvents: ScaleEvent[], rules: ScalingRules, now: number): number {
   if (rules.selectPolicy === 'Disabled') return current;
   const pick = rules.selectPolicy === 'Min' ? Math.min : Math.max;
   let result = rules.selectPolicy === 'Min' ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
   for (const p of rules.policies ?? []) {
-    const start = current - changeInPeriod(events, p.periodSeconds, now);
+    const start = current - changeInPeriod(upEvents, p.periodSeconds, now) + changeInPeriod(downEvents, p.periodSeconds, now);
     const proposed = p.type === 'Pods' ? start + p.value : Math.ceil(start * (1 + p.value / 100));
     result = pick(result, proposed);
   }
   return result;
 }
 
-/** calculateScaleDownLimitWithBehaviors. */
-export function scaleDownLimitWithRules(current: number, events: ScaleEvent[], rules: ScalingRules, now: number): number {
+/** calculateScaleDownLimitWithBehaviors: the period's start as for scale-up. */
+export function scaleDownLimitWithRules(current: number, upEvents: ScaleEvent[], downEvents: ScaleEvent[], rules: ScalingRules, now: number): number {
   if (rules.selectPolicy === 'Disabled') return current;
   const pick = rules.selectPolicy === 'Min' ? Math.max : Math.min;
   let result = rules.selectPolicy === 'Min' ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
   for (const p of rules.policies ?? []) {
-    const start = current + changeInPeriod(events, p.periodSeconds, now);
+    const start = current - changeInPeriod(upEvents, p.periodSeconds, now) + changeInPeriod(downEvents, p.periodSeconds, now);
     const proposed = p.type === 'Pods' ? start - p.value : Math.trunc(start * (1 - p.value / 100));
     result = pick(result, proposed);
   }
@@ -109,12 +121,12 @@ export function limitWithBehavior(
   upEvents: ScaleEvent[], downEvents: ScaleEvent[], now: number,
 ): Limited {
   if (desired > current) {
-    const limit = Math.max(scaleUpLimitWithRules(current, upEvents, behavior.scaleUp, now), current);
+    const limit = Math.max(scaleUpLimitWithRules(current, upEvents, downEvents, behavior.scaleUp, now), current);
     const allowed = max > limit ? limit : max;
     const why = max > limit ? SCALE_UP_LIMIT : TOO_MANY;
     if (desired > allowed) return { replicas: allowed, ...why };
   } else if (desired < current) {
-    const limit = Math.min(scaleDownLimitWithRules(current, downEvents, behavior.scaleDown, now), current);
+    const limit = Math.min(scaleDownLimitWithRules(current, upEvents, downEvents, behavior.scaleDown, now), current);
     const allowed = min < limit ? limit : min;
     const why = min < limit ? SCALE_DOWN_LIMIT : TOO_FEW;
     if (desired < allowed) return { replicas: allowed, ...why };

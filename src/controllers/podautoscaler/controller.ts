@@ -62,6 +62,14 @@ const SCALE_TARGETS: Record<string, ResourceType> = {
 };
 
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const isConflict = (err: unknown) => (err as { code?: number } | undefined)?.code === 409;
+/** retry.DefaultRetry: the scale update is tried up to five times while it conflicts. */
+const SCALE_UPDATE_ATTEMPTS = 5;
+
+interface CrdShape {
+  spec?: { group?: string; scope?: string; names?: { plural?: string; kind?: string }; versions?: { name: string; served?: boolean; storage?: boolean }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+}
 
 export class HorizontalPodAutoscalerController extends QueueController {
   readonly name = NAME;
@@ -149,22 +157,29 @@ export class HorizontalPodAutoscalerController extends QueueController {
     const oldStatus = clone(hpa.status);
     const spec = hpa.spec ?? {};
     const ref = spec.scaleTargetRef ?? {};
-    const reference = `${ref.kind}/${ref.name}`;
     const ns = hpa.metadata.namespace as string;
+    const reference = `${ref.kind}/${ns}/${ref.name}`;
     const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0] : '';
-    const rt = SCALE_TARGETS[`${group}/${ref.kind}`];
-    let scale: Json;
-    try {
-      if (!rt) throw new Error(`unable to determine resource for scale target reference: no matches for kind "${ref.kind}" in group "${group}"`);
-      scale = await this.client.get(rt, ns, ref.name, 'scale');
-    } catch (err) {
+    const unableToGetScale = async (err: unknown, wrap: string) => {
       this.recorder.event(hpa as KubeObject, 'Warning', 'FailedGetScale', errText(err));
       this.setCondition(hpa, 'AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${errText(err)}`);
       await this.updateStatusIfNeeded(oldStatus, hpa);
-      throw new Error(`failed to query scale subresource for ${reference}: ${errText(err)}`);
+      return new Error(`${wrap}: ${errText(err)}`);
+    };
+    // The RESTMapper's answer: a built-in with /scale, or an Established custom resource of that group and kind.
+    const rt = SCALE_TARGETS[`${group}/${ref.kind}`] ?? await this.customScaleTarget(group, ref.kind);
+    if (!rt) throw await unableToGetScale(new Error(`no matches for kind "${ref.kind}" in group "${group}"`), 'unable to determine resource for scale target reference');
+    let scale: Json;
+    try {
+      scale = await this.client.get(rt, ns, ref.name, 'scale');
+    } catch (err) {
+      throw await unableToGetScale(err, `failed to query scale subresource for ${reference}`);
     }
     this.setCondition(hpa, 'AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale");
     const current: number = scale.spec?.replicas ?? 0;
+    // recordInitialRecommendation: the current size is the first recommendation, so a restarted controller does not
+    // scale down before a stabilization window of its own has passed.
+    if (!this.recommendations.has(key)) this.recommendations.set(key, [{ replicas: current, timestamp: this.clock.now() }]);
     const min: number = spec.minReplicas ?? 1;
     const max: number = spec.maxReplicas;
     let desired = 0, rescaleReason = '', rescale = true;
@@ -184,7 +199,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
       const r = await this.computeReplicasForMetrics(hpa, scale, current);
       statuses = r.statuses;
       if (r.replicas === -1) {
-        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? current, statuses, false);
+        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? 0, statuses, false);
         await this.updateStatusIfNeeded(oldStatus, hpa);
         this.recorder.event(hpa as KubeObject, 'Warning', 'FailedComputeMetricsReplicas', errText(r.error));
         throw new Error(`failed to compute desired number of replicas based on listed metrics for ${reference}: ${errText(r.error)}`);
@@ -202,13 +217,13 @@ export class HorizontalPodAutoscalerController extends QueueController {
     }
     if (rescale) {
       try {
-        await this.client.update(rt!, ns, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { ...scale.metadata }, spec: { replicas: desired } } as KubeObject, { subresource: 'scale' });
+        await this.updateScale(rt, ns, ref.name, scale, desired);
       } catch (err) {
         this.recorder.event(hpa as KubeObject, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${rescaleReason}; error: ${errText(err)}`);
         this.setCondition(hpa, 'AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${errText(err)}`);
-        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? current, statuses, false);
+        this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? 0, statuses, false);
         await this.updateStatusIfNeeded(oldStatus, hpa);
-        throw err;
+        throw new Error(`failed to rescale ${reference}: ${errText(err)}`);
       }
       this.setCondition(hpa, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`);
       this.recorder.event(hpa as KubeObject, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${rescaleReason}`);
@@ -219,6 +234,48 @@ export class HorizontalPodAutoscalerController extends QueueController {
     this.setStatus(hpa, current, desired, statuses, rescale);
     await this.updateStatusIfNeeded(oldStatus, hpa);
     if (retErr) throw retErr;
+  }
+
+  /**
+   * The Scale update, retried on conflict with a fresh Scale (reconcileAutoscaler's retry.RetryOnConflict with
+   * retry.DefaultRetry).
+   */
+  private async updateScale(rt: ResourceType, ns: string, name: string, scale: Json, desired: number): Promise<void> {
+    let current = scale;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.update(rt, ns, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { ...current.metadata }, spec: { replicas: desired } } as KubeObject, { subresource: 'scale' });
+        return;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= SCALE_UPDATE_ATTEMPTS) throw err;
+        try {
+          current = await this.client.get(rt, ns, name, 'scale');
+        } catch (getErr) {
+          this.logger.error(`error getting latest scale for ${ns}/${name} during conflict retry: ${errText(getErr)}`);
+        }
+      }
+    }
+  }
+
+  /** A custom resource's type from its Established CRD (the RESTMapper over discovery); undefined when none serves it. */
+  private async customScaleTarget(group: string, kind: string): Promise<ResourceType | undefined> {
+    if (!group) return undefined;
+    let crds: KubeObject[];
+    try {
+      crds = (await this.client.list(R.customresourcedefinitions, undefined)).items;
+    } catch {
+      return undefined;
+    }
+    for (const crd of crds as (KubeObject & CrdShape)[]) {
+      const spec = crd.spec;
+      if (spec?.group !== group || spec.names?.kind !== kind || !spec.names.plural) continue;
+      if (!crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) continue;
+      const served = (spec.versions ?? []).filter((v) => v.served !== false);
+      const version = (served.find((v) => v.storage) ?? served[0])?.name;
+      if (!version) continue;
+      return { group, version, resource: spec.names.plural, kind, namespaced: spec.scope !== 'Cluster' };
+    }
+    return undefined;
   }
 
   /** computeReplicasForMetrics: the largest proposal of the valid metrics; -1 when none (or a scale-down with some invalid). */
@@ -250,12 +307,13 @@ export class HorizontalPodAutoscalerController extends QueueController {
       const r = await this.computeReplicasForMetric(hpa, specs[i], selectorText, pods, current, scale.status?.replicas ?? 0);
       if ('error' in r) {
         invalid++;
-        firstErr ??= r.error;
+        // computeReplicasForMetric wraps the error it returns; the condition keeps the calculator's own message.
+        firstErr ??= new Error(`${metricErrorPrefix(specs[i])}${r.error.message}`);
         firstCondition ??= [r.reason, `the HPA was unable to compute the replica count: ${r.error.message}`];
         continue;
       }
       statuses[i] = r.status;
-      if (r.replicas > replicas) {
+      if (replicas === 0 || r.replicas > replicas) {
         replicas = r.replicas;
         metricName = r.name;
       }
@@ -312,7 +370,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
         return fail(reason, new Error(`failed to get ${resource} utilization: ${errText(err)}`));
       }
     }
-    return fail('FailedGetResourceMetric', new Error('invalid resource metric source: neither a utilization target nor a value target was set'));
+    return fail(reason, new Error('invalid resource metric source: neither an average utilization target nor an average value (usage) target was set'));
   }
 
   /**
@@ -434,6 +492,18 @@ export class HorizontalPodAutoscalerController extends QueueController {
     };
     if (next > prev) this.upEvents.set(key, [...keep(this.upEvents.get(key) ?? [], b.scaleUp), { change: next - prev, timestamp: now }]);
     else if (next < prev) this.downEvents.set(key, [...keep(this.downEvents.get(key) ?? [], b.scaleDown), { change: prev - next, timestamp: now }]);
+  }
+}
+
+/** The wrapping computeReplicasForMetric gives a metric's error, by metric type. */
+function metricErrorPrefix(spec: Json): string {
+  switch (spec.type) {
+    case 'Object': return 'failed to get object metric value: ';
+    case 'Pods': return 'failed to get pods metric value: ';
+    case 'Resource': return `failed to get ${spec.resource?.name} resource metric value: `;
+    case 'ContainerResource': return `failed to get ${spec.containerResource?.container} container metric value: `;
+    case 'External': return `failed to get ${spec.external?.metric?.name} external metric value: `;
+    default: return '';
   }
 }
 

@@ -12,6 +12,8 @@ import {
 } from './controller.js';
 
 const cidr = (name: string, cidrs: string[]): KubeObject => ({ metadata: { name }, spec: { cidrs } }) as KubeObject;
+const terminating = (name: string, cidrs: string[]): KubeObject =>
+  ({ metadata: { name, deletionTimestamp: '2025-01-01T00:00:00Z', finalizers: [SERVICE_CIDR_FINALIZER] }, spec: { cidrs } }) as KubeObject;
 const ipObj = (ip: string, managed = true): KubeObject => ({
   metadata: {
     name: ip,
@@ -35,6 +37,13 @@ describe('canDeleteServiceCIDR', () => {
     { name: 'the same CIDR under another name', all: [cidr('x', ['10.200.0.0/24']), cidr('twin', ['10.200.0.0/24'])], ips: [ipObj('10.200.0.5')], want: true },
     { name: 'a smaller overlapping one does not cover the address', all: [cidr('x', ['10.200.0.0/24']), cidr('small', ['10.200.0.0/28'])], ips: [ipObj('10.200.0.100')], want: false },
     { name: 'the network address is in no ServiceCIDR', all: [cidr('x', ['10.200.0.0/24'])], ips: [ipObj('10.200.0.0')], want: true },
+    // A nested ServiceCIDR covers only its own addresses (ContainsAddress), whatever its own state.
+    { name: 'terminating default, nested ready one covers the address', all: [terminating('kubernetes', ['10.96.0.0/28']), cidr('nested', ['10.96.0.0/29'])], ips: [ipObj('10.96.0.1'), ipObj('10.96.0.6')], want: true },
+    { name: 'terminating default, an address outside the nested one', all: [terminating('kubernetes', ['10.96.0.0/28']), cidr('nested', ['10.96.0.0/29'])], ips: [ipObj('10.96.0.1'), ipObj('10.96.0.9')], want: false },
+    { name: 'the nested one\'s broadcast address is not inside it', all: [terminating('kubernetes', ['10.96.0.0/28']), cidr('nested', ['10.96.0.0/29'])], ips: [ipObj('10.96.0.7')], want: false },
+    { name: 'a terminating twin still counts as containing it', all: [terminating('kubernetes', ['10.96.0.0/28']), terminating('twin', ['10.96.0.0/28'])], ips: [ipObj('10.96.0.9')], want: true },
+    { name: 'dual-stack: one family covered by a parent, the other holds an address', all: [cidr('x', ['10.200.0.0/24', 'fd00::/112']), cidr('v4', ['10.200.0.0/16'])], ips: [ipObj('fd00::5')], want: false },
+    { name: 'dual-stack: both families covered by parents', all: [cidr('x', ['10.200.0.0/24', 'fd00::/112']), cidr('v4', ['10.200.0.0/16']), cidr('v6', ['fd00::/64'])], ips: [ipObj('fd00::5')], want: true },
   ];
   for (const c of cases) it(c.name, () => assert.equal(canDeleteServiceCIDR(c.all[0], c.all, c.ips), c.want));
 });
@@ -49,6 +58,8 @@ describe('ServiceCIDRsController', () => {
     const c = new ServiceCIDRsController({ ...h });
     await h.sync();
     await drain([c]);
+    // kube's writes: a patch adding the finalizer, then the Ready condition applied to the status subresource.
+    assert.deepEqual(h.client.actionSummary().filter((a) => a.endsWith(' extra')), ['patch servicecidrs extra', 'patch servicecidrs/status extra']);
     const get = (n: string) => h.client.all(SERVICE_CIDRS).find((o) => o.metadata.name === n)!;
     const ready = (n: string) => (get(n).status as { conditions: { type: string; status: string; reason: string; message: string }[] }).conditions.find((x) => x.type === 'Ready')!;
     for (const n of ['extra', 'kubernetes']) {

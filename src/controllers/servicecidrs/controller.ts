@@ -1,12 +1,13 @@
 // kube-controller-manager's servicecidrs controller (pkg/controller/servicecidrs/servicecidrs_controller.go): every
-// ServiceCIDR gets the protection finalizer and a Ready condition; a deleted one keeps its finalizer, Ready=False
-// reason Terminating, while IPAddresses only it contains remain, and lets go once none do and the grace period for
-// the API servers' allocators has passed.
+// ServiceCIDR gets the protection finalizer and a Ready condition (server-side applied to status); a deleted one
+// keeps its finalizer, Ready=False reason Terminating, while IPAddresses only it contains remain, and lets go once
+// none do and the grace period for the API servers' allocators has passed.
 
 import { isNotFound } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import type { Informer } from '../../client/informer.js';
 import type { Client, ResourceType } from '../../client/interfaces.js';
+import { applyServiceCIDRStatus } from '../../apiserver/allocators/default-service-cidr.js';
 import { IPALLOCATOR_MANAGER, IP_ADDRESSES, LABEL_IP_FAMILY, LABEL_MANAGED_BY } from '../../apiserver/allocators/ip-address-objects.js';
 import { cidrContains, overlaps, prefixContainsIP, serviceCidrEntries, serviceCidrsContaining } from '../../apiserver/allocators/service-cidr-set.js';
 import { rfc3339Seconds } from '../../util/clock.js';
@@ -114,32 +115,38 @@ export class ServiceCIDRsController extends QueueController {
     }
   }
 
-  /** Adds or removes the protection finalizer; the resourceVersion makes a stale read fail and retry. */
+  /**
+   * addServiceCIDRFinalizerIfNeeded / removeServiceCIDRFinalizerIfNeeded: patches without a field manager, so the
+   * managedFields entry is the client's User-Agent product (`kube-controller-manager`, operation Update). The add is
+   * kube's strategic merge of the one finalizer; the removal sends the remaining list with the resourceVersion read.
+   */
   private async setFinalizer(cidr: KubeObject, present: boolean): Promise<void> {
     const current = cidr.metadata.finalizers ?? [];
     if (current.includes(SERVICE_CIDR_FINALIZER) === present) return;
-    const finalizers = present ? [...current, SERVICE_CIDR_FINALIZER] : current.filter((f) => f !== SERVICE_CIDR_FINALIZER);
     try {
-      await this.client.patch(SERVICE_CIDRS, undefined, cidr.metadata.name!, 'merge',
-        { metadata: { finalizers, resourceVersion: cidr.metadata.resourceVersion } }, { fieldManager: NAME });
+      if (present) {
+        await this.client.patch(SERVICE_CIDRS, undefined, cidr.metadata.name!, 'strategic', { metadata: { finalizers: [SERVICE_CIDR_FINALIZER] } });
+      } else {
+        await this.client.patch(SERVICE_CIDRS, undefined, cidr.metadata.name!, 'merge',
+          { metadata: { finalizers: current.filter((f) => f !== SERVICE_CIDR_FINALIZER), resourceVersion: cidr.metadata.resourceVersion } });
+      }
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   }
 
-  /** updateConditionIfNeeded: written only when status, reason or message differ. */
+  /**
+   * updateConditionIfNeeded: applied (field manager service-cidr-controller, forced, subresource status) only when
+   * status, reason or message differ; the Ready=True condition carries an empty reason, as WithReason("") sends.
+   */
   private async setReady(cidr: KubeObject, want: Condition): Promise<void> {
-    const conditions = conditionsOf(cidr);
-    const cur = conditions.find((c) => c.type === want.type);
+    const cur = conditionsOf(cidr).find((c) => c.type === want.type);
     if (cur && cur.status === want.status && (cur.reason ?? '') === want.reason && (cur.message ?? '') === want.message) return;
-    const next = { ...structuredClone(cidr), status: { ...(cidr.status as object | undefined), conditions: [
-      ...conditions.filter((c) => c.type !== want.type),
-      { type: want.type, status: want.status, lastTransitionTime: rfc3339Seconds(this.clock.now()), reason: want.reason, message: want.message },
-    ] } };
     try {
-      await this.client.update(SERVICE_CIDRS, undefined, next, { subresource: 'status', fieldManager: NAME });
+      await applyServiceCIDRStatus(this.client, cidr.metadata.name!, NAME, {
+        type: want.type, status: want.status, reason: want.reason ?? '', message: want.message ?? '', lastTransitionTime: rfc3339Seconds(this.clock.now()),
+      });
     } catch (err) {
-      // A conflict throws: the key comes back with backoff and reads the newer object.
       if (!isNotFound(err)) throw err;
     }
   }

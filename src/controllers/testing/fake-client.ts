@@ -1,4 +1,4 @@
-// An in-memory Client for controller tests: CRUD, status/finalize subresources, json/merge patches, generateName,
+// An in-memory Client for controller tests: CRUD, status/finalize/scale subresources, json/merge patches, generateName,
 // finalizer-aware deletion and watches from a resourceVersion, with every write recorded as an action.
 
 import { StatusError } from '../../api/errors.js';
@@ -8,6 +8,7 @@ import type {
 } from '../../client/interfaces.js';
 import { rfc3339, type Clock } from '../../util/clock.js';
 import { applyJsonPatch, applyMergePatch } from './patch.js';
+import { fromScale, scaleSubresourceOf, toScale, type FakeScaleSpec } from './scale.js';
 
 export interface Action {
   verb: 'create' | 'update' | 'patch' | 'delete';
@@ -42,6 +43,8 @@ export class FakeClient implements Client {
   private readonly log: LogEntry[] = [];
   private readonly watchers = new Set<Watcher>();
   private readonly reactors: Reactor[] = [];
+  /** Custom resources given a scale subresource by the test (`group/resource` -> where replicas and selector live). */
+  private readonly customScales = new Map<string, FakeScaleSpec>();
   private rv = 0;
   private uidSeq = 0;
   private rand = 42;
@@ -76,6 +79,11 @@ export class FakeClient implements Client {
       .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
   }
 
+  /** Gives a custom resource a scale subresource, as a CRD's `subresources.scale` would (paths as in the CRD). */
+  addScaleSubresource(rt: ResourceType, spec: FakeScaleSpec): void {
+    this.customScales.set(rtKey(rt), spec);
+  }
+
   addReactor(r: Reactor): void {
     this.reactors.push(r);
   }
@@ -91,8 +99,14 @@ export class FakeClient implements Client {
 
   // ---- Client ----
 
-  async get<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, name: string): Promise<T> {
+  async get<T extends KubeObject>(rt: ResourceType, namespace: string | undefined, name: string, subresource?: string): Promise<T> {
     const o = this.objects.get(this.key(rt, namespace, name));
+    if (subresource === 'scale') {
+      // A resource without a scale subresource answers 404, as the API server does for an unknown subresource.
+      const spec = scaleSubresourceOf(rt, this.customScales.get(rtKey(rt)));
+      if (!spec || !o) throw StatusError.notFound(rt.group, rt.resource, name);
+      return toScale(o, spec) as T;
+    }
     if (!o) throw StatusError.notFound(rt.group, rt.resource, name);
     return structuredClone(o) as T;
   }
@@ -126,6 +140,7 @@ export class FakeClient implements Client {
     const name = obj.metadata.name!;
     this.react({ verb: 'update', resource: rt.resource, namespace: ns, name, subresource: opts.subresource, body: obj });
     const old = this.objects.get(this.key(rt, ns, name));
+    if (opts.subresource === 'scale') return this.writeScale(rt, old, name, obj) as unknown as T;
     if (!old) throw StatusError.notFound(rt.group, rt.resource, name);
     const rv = obj.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw StatusError.staleResourceVersion(rt.group, rt.resource, name);
@@ -136,6 +151,13 @@ export class FakeClient implements Client {
     const ns = rt.namespaced ? (namespace ?? '') : '';
     this.react({ verb: 'patch', resource: rt.resource, namespace: ns, name, subresource: opts.subresource, body: patch });
     const old = this.objects.get(this.key(rt, ns, name));
+    if (opts.subresource === 'scale') {
+      // The patch applies to the current Scale (ScaleREST), whose replicas then go into the parent.
+      const spec = scaleSubresourceOf(rt, this.customScales.get(rtKey(rt)));
+      if (!spec || !old) throw StatusError.notFound(rt.group, rt.resource, name);
+      const scale = toScale(old, spec);
+      return this.writeScale(rt, old, name, (type === 'json' ? applyJsonPatch(scale, patch as never) : applyMergePatch(scale, patch)) as KubeObject) as unknown as T;
+    }
     if (!old) throw StatusError.notFound(rt.group, rt.resource, name);
     // Strategic merge is treated as a merge patch here; the controllers only send json and merge patches.
     const next = (type === 'json' ? applyJsonPatch(old, patch as never) : applyMergePatch(old, patch)) as KubeObject;
@@ -187,6 +209,19 @@ export class FakeClient implements Client {
   }
 
   // ---- internals ----
+
+  /** ScaleREST.Update: the Scale's replicas go into the parent (resourceVersion and uid as preconditions); a Scale comes back. */
+  private writeScale(rt: ResourceType, old: KubeObject | undefined, name: string, scale: KubeObject): KubeObject {
+    const spec = scaleSubresourceOf(rt, this.customScales.get(rtKey(rt)));
+    if (!spec || !old) throw StatusError.notFound(rt.group, rt.resource, name);
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw StatusError.staleResourceVersion(rt.group, rt.resource, name);
+    const next = fromScale(old, scale, spec);
+    if (next.metadata.uid !== old.metadata.uid) {
+      throw StatusError.uidPreconditionFailed(rt.group, `${rt.resource}/scale`, name, next.metadata.uid!, old.metadata.uid!);
+    }
+    return toScale(this.write(rt, old, next), spec);
+  }
 
   private write<T extends KubeObject>(rt: ResourceType, old: KubeObject, next: KubeObject, subresource?: string): T {
     let out: KubeObject;

@@ -6,6 +6,8 @@ import { drain, newHarness } from '../testing/harness.js';
 import { PersistentVolumeBinder, SELECTED_NODE_ANNOTATION, type PVCObj, type PVObj } from './binder.js';
 import { COMPONENT, LocalPathProvisioner, PROVISIONER } from './local-path.js';
 import type { KubeObject } from '../../api/types.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { CONFIG_MAP, NAMESPACE, defaultConfigMap } from './local-path-config.js';
 
 const pvc = (name: string, storageClassName: string, extra: Partial<PVCObj['metadata']> = {}): PVCObj => ({
   apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: NS, uid: `uid-${name}`, ...extra },
@@ -18,6 +20,26 @@ const pv = (name: string, size: string, reclaim = 'Retain'): PVObj => ({
   status: { phase: 'Pending' },
 });
 const sc = (name: string, mode: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name }, provisioner: PROVISIONER, reclaimPolicy: 'Delete', volumeBindingMode: mode }) as unknown as KubeObject;
+
+/**
+ * Drains the controllers while standing in for the node: every helper pod local-path creates ends in `phase`, and the
+ * fake clock moves on a second at a time, as the provisioner's poll does. Returns the helper pods seen, by name.
+ */
+async function drainWithNode(h: ReturnType<typeof newHarness>, cs: Parameters<typeof drain>[0], phase = 'Succeeded'): Promise<Set<string>> {
+  const seen = new Set<string>();
+  let done = false;
+  const run = (async () => { for (let i = 0; i < 4; i++) await drain(cs); })().finally(() => { done = true; });
+  while (!done) {
+    for (const p of (await h.client.list<Pod & KubeObject>(R.pods, NAMESPACE)).items) {
+      seen.add(p.metadata!.name!);
+      if (!p.status?.phase) await h.client.update(R.pods, NAMESPACE, { ...p, status: { phase } } as KubeObject, { subresource: 'status' });
+    }
+    await h.clock.advance(1000);
+    await new Promise<void>((r) => setImmediate(r));
+  }
+  await run;
+  return seen;
+}
 
 async function setup(seed: (h: ReturnType<typeof newHarness>) => void) {
   const h = newHarness();
@@ -50,13 +72,16 @@ describe('volume controllers', () => {
 
   it('WaitForFirstConsumer: waits for the scheduler\'s node, then provisions there; Delete removes the volume with the claim', async () => {
     const { h, cs } = await setup((h) => {
+      h.client.seed(R.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } as unknown as KubeObject);
       h.client.seed(R.storageclasses, sc('standard', 'WaitForFirstConsumer'));
       h.client.seed(R.persistentvolumeclaims, pvc('data', 'standard'));
     });
     assert.ok(h.recorder.events.includes('Normal WaitForFirstConsumer waiting for first consumer to be created before binding'));
     // What the scheduler's VolumeBinding plugin writes when it places the consumer.
     await h.client.patch(R.persistentvolumeclaims, NS, 'data', 'merge', { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: 'n1' } } });
-    for (let i = 0; i < 4; i++) await drain(cs);
+    // provisioner.go createHelperPod: a helper pod made the directory on the node first, and went when it succeeded.
+    assert.deepEqual([...await drainWithNode(h, cs)], ['helper-pod-create-pvc-uid-data']);
+    assert.equal((await h.client.list(R.pods, NAMESPACE)).items.length, 0);
     const c = h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!;
     assert.equal(c.spec?.volumeName, 'pvc-uid-data');
     assert.equal(c.status?.phase, 'Bound');
@@ -64,9 +89,29 @@ describe('volume controllers', () => {
     assert.equal(v.spec?.persistentVolumeReclaimPolicy, 'Delete');
     assert.deepEqual(v.spec?.nodeAffinity?.required?.nodeSelectorTerms[0].matchExpressions?.[0].values, ['n1']);
     assert.ok(h.recorder.events.includes('Normal ProvisioningSucceeded Successfully provisioned volume pvc-uid-data'));
+    assert.equal(v.spec?.hostPath?.path, '/var/local-path-provisioner/pvc-uid-data_default_data');
     await h.client.delete(R.persistentvolumeclaims, NS, 'data');
-    for (let i = 0; i < 4; i++) await drain(cs);
+    assert.deepEqual([...await drainWithNode(h, cs)], ['helper-pod-delete-pvc-uid-data']);
     assert.equal(h.client.peek<PVObj>(R.persistentvolumes, undefined, 'pvc-uid-data'), undefined);
+  });
+
+  it('a helper pod that fails is waited for until cmdTimeoutSeconds, then deleted; the claim gets the provisioner\'s text', async () => {
+    const { h, cs } = await setup((h) => {
+      h.client.seed(R.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } as unknown as KubeObject);
+      const cm = defaultConfigMap();
+      cm.data!['config.json'] = JSON.stringify({ cmdTimeoutSeconds: 3, nodePathMap: [{ node: 'DEFAULT_PATH_FOR_NON_LISTED_NODES', paths: ['/opt/lp'] }] });
+      h.client.seed(R.configmaps, cm as unknown as KubeObject);
+      h.client.seed(R.storageclasses, sc('standard', 'WaitForFirstConsumer'));
+      h.client.seed(R.persistentvolumeclaims, pvc('data', 'standard'));
+    });
+    assert.equal(h.client.peek(R.configmaps, NAMESPACE, CONFIG_MAP) !== undefined, true);
+    await h.client.patch(R.persistentvolumeclaims, NS, 'data', 'merge', { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: 'n1' } } });
+    const seen = await drainWithNode(h, cs, 'Failed');
+    assert.deepEqual([...seen], ['helper-pod-create-pvc-uid-data']);
+    assert.equal((await h.client.list(R.pods, NAMESPACE)).items.length, 0, 'deleted after the timeout');
+    assert.equal(h.client.peek<PVCObj>(R.persistentvolumeclaims, NS, 'data')!.spec?.volumeName, undefined);
+    // sig-storage-lib-external-provisioner: `failed to provision volume with StorageClass %q: %v`.
+    assert.ok(h.recorder.events.includes('Warning ProvisioningFailed failed to provision volume with StorageClass "standard": failed to create volume pvc-uid-data: create process timeout after 3 seconds'), h.recorder.events.join('\n'));
   });
 
   it('WaitForFirstConsumer: a pod placed by spec.nodeName (no scheduler) leaves the claim Pending, as kind\'s provisioner does', async () => {

@@ -32,7 +32,7 @@ test('the seed verification list on a mixed cluster, hop by hop', () => {
   for (let i = 0; i < 4; i++) {
     const t = net.trace({ from: { kind: 'pod', ip: client.ip }, to: '10.96.0.50', protocol: 'TCP', port: 80 });
     assert.equal(t.fate, 'delivered');
-    assert.equal(t.seenSource, client.ip, 'pod → ClusterIP keeps the pod address on l2bridge');
+    assert.equal(t.seenSource, win1.ip, 'pod → ClusterIP without DSR: SNAT to the node on l2bridge, same node or not');
     seen.add(t.target!.ip);
   }
   assert.deepEqual([...seen].sort(), [web1.ip, web2.ip]);
@@ -201,6 +201,9 @@ test('dual stack: IPv6 flows between dual-stack pods and through an IPv6 Cluster
   assert.equal(lb6.flags & 2, 2);
   const fromWin = net.trace({ from: { kind: 'pod', ip: w.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 });
   assert.equal(fromWin.target?.ip, 'fd00:10:244:2::5');
+  // Without DSR the IPv6 load balancer SNATs within its family: to the node's IPv6 address (source-vip.ts).
+  win.ipv6 = 'FD00:172:18:0::4';
+  assert.equal(net.trace({ from: { kind: 'pod', ip: w.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 }).seenSource, 'fd00:172:18::4');
   const noV6 = net.trace({ from: { kind: 'pod', ip: v4only.ip }, to: 'fd00:10:96::77', protocol: 'TCP', port: 80 });
   assert.equal(noV6.fate, 'unreachable');
   assert.match(noV6.reason ?? '', /has no IPv6 address/);

@@ -5,6 +5,7 @@
 import { canonicalIp, inCidr, isIPv6 } from '../ipam/cidr6.js';
 import { LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer } from '../hns/types.js';
 import { checkPolicy } from '../policy/flow-check.js';
+import { snatNote, sourceVipKind } from './source-vip.js';
 import type { ClusterNetwork } from './cluster-network.js';
 import type { Fate, Flow, Hop, NodeNet, PodNet, Trace } from './types.js';
 
@@ -17,7 +18,8 @@ export const WINDOWS_LOCAL_NODEPORT = 'Local NodePort access from the node itsel
 /** Seeds 001/002 "Network limitations": VFP does not transpose ICMP. */
 export const WINDOWS_ICMP_OUT = 'the Windows data plane (VFP) does not transpose ICMP packets, so pings to destinations outside the pod network are not routed back (use curl/Test-NetConnection for TCP)';
 
-interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string }
+/** `hnsSnat`: an HNS load balancer rewrote the source (to its source VIP), so the destination's policy sees that address. */
+interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string; hnsSnat?: { by: string; from: string } }
 type HopResult = { done: Trace } | { next: Step } | undefined;
 
 export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace {
@@ -133,11 +135,13 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
     }
     // NetworkPolicy ingress of the destination pod, decided by its node's CNI. A source NATed to this very node on
     // the way in is seen by the policy as the client before SNAT (the filter runs before POSTROUTING's masquerade).
+    // An HNS load balancer's SNAT happened at the client's vSwitch port, before the packet reached the destination: its
+    // policy sees the source VIP (Calico for Windows limitations, "Service ClusterIPs incompatible with selectors").
     const fromOwnNode = fromHost && originNode === podNode;
-    const natedHere = !fromOwnNode && !!podNode && (step.seenSource === podNode.ip || (!!podNode.ipv6 && step.seenSource === canonicalIp(podNode.ipv6)));
+    const natedHere = !fromOwnNode && !step.hnsSnat && !!podNode && (step.seenSource === podNode.ip || (!!podNode.ipv6 && step.seenSource === canonicalIp(podNode.ipv6)));
     const ingress = checkPolicy(net, 'Ingress', pod, podNode, natedHere ? srcIP : step.seenSource, flow.protocol, step.port, fromOwnNode);
     if (ingress.hop) hops.push(ingress.hop);
-    if (ingress.denied) return end('timeout', ingress.denied);
+    if (ingress.denied) return end('timeout', step.hnsSnat ? `${ingress.denied}; ${snatNote(step.hnsSnat, step.seenSource)}` : ingress.denied);
     return deliver(net, flow, step, pod, end, hops);
   }
   const node = pod ? net.nodes.get(pod.node) : net.nodeByIP(step.ip);
@@ -233,17 +237,19 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
   // An IPv6 load balancer reaches a dual-stack local endpoint at its IPv6 address.
   const backendIP = canonicalIp((lb.flags & LB_FLAGS.IPv6) !== 0 ? backend.ipv6Address ?? backend.ipAddress : backend.ipAddress);
   const dsr = (lb.flags & LB_FLAGS.DSR) !== 0;
-  const clusterIP = lb.description?.endsWith('(ClusterIP)') ?? lb.frontendVIPs.length > 0;
-  // Who the backend sees: DSR keeps the client; pod→ClusterIP keeps the pod (the overlay's remote backends see the
-  // source VIP); external traffic without DSR is SNATed to the load balancer's source VIP (the node on l2bridge).
-  const overlay = hns && [...hns.networks.values()].some((n) => n.type === 'Overlay');
-  const seenSource = dsr ? step.seenSource : clusterIP ? (overlay && backend.isRemoteEndpoint ? lb.sourceVIP : step.seenSource) : lb.sourceVIP;
+  // Who the backend sees (source-vip.ts): DSR keeps the client; otherwise the load balancer SNATs to its source VIP.
+  // An IPv6 load balancer SNATs within its family: to the node's IPv6 address, as the IPv6 proxier of
+  // NewDualStackProxier has it for its node IP.
+  const sourceVIP = (lb.flags & LB_FLAGS.IPv6) !== 0 && !isIPv6(lb.sourceVIP) && node.ipv6 ? canonicalIp(node.ipv6) : lb.sourceVIP;
+  const seenSource = dsr ? step.seenSource : sourceVIP;
   const preserve = (pm.flags & PORT_MAPPING_FLAGS.PreserveDIP) !== 0;
+  const snat = seenSource !== step.seenSource ? `, SNAT ${step.seenSource} → ${seenSource} (${sourceVipKind(node, sourceVIP)})` : '';
   hops.push({
     at: `node ${node.name} HNS`,
-    rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backendIP}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''})`,
+    rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backendIP}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''}${snat})`,
   });
-  return { next: { ip: backendIP, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined } };
+  const clusterIP = lb.frontendVIPs.length > 0 && !!net.serviceOfVIP(step.ip);
+  return { next: { ip: backendIP, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined, hnsSnat: snat && clusterIP ? { by: node.name, from: step.seenSource } : undefined } };
 }
 
 /** kube-proxy iptables: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP DNAT, or REJECT/DROP. */

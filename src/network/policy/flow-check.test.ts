@@ -13,7 +13,9 @@ const DENY_INGRESS: NetworkPolicySpec = { podSelector: {}, policyTypes: ['Ingres
 function cluster(plugin: CniPluginName) {
   const net = modelCluster();
   const linux = addNode(net, { name: 'linux-1', os: 'linux', index: 1, network: { plugin } });
-  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2, windowsBuild: '10.0.20348', network: { plugin } });
+  // Calico for Windows starts kube-proxy with DSR (profile-parse.ts), so ClusterIP traffic keeps the client's address.
+  const kubeProxy = { mode: 'kernelspace' as const, networkName: 'cbr0', enableDSR: plugin === 'calico', featureGates: plugin === 'calico' ? { WinDSR: true } : ({} as Record<string, boolean>), hostnameOverride: true };
+  const win = addNode(net, { name: 'win-1', os: 'windows', index: 2, windowsBuild: '10.0.20348', network: { plugin, kubeProxy } });
   const lweb = addPod(net, linux, 5, 'lweb', [listener(80, 'nginx')]);
   const wweb = addPod(net, win, 5, 'wweb', [listener(80, 'iis')]);
   const lclient = addPod(net, linux, 6, 'lclient');

@@ -19,29 +19,54 @@ const PROTOCOL: Record<string, string> = { TCP: '6', UDP: '17', SCTP: '132' };
 /** The ACLs this renderer put on each endpoint, so a re-render replaces exactly them (CNI-config ACLs stay). */
 const rendered = new WeakMap<HnsEndpoint, Acl[]>();
 
-/** Peer address sets resolved in one render pass: every endpoint a policy selects shares them (Felix's IP sets). */
-type PeerCache = Map<CompiledPeer, string[] | undefined>;
+/**
+ * What one render pass resolves once and every endpoint shares: peer address sets (Felix's IP sets), each rule's
+ * ACLs, and the pod-network pods by namespace (a peer only looks at the namespaces it can select).
+ */
+interface PeerCache {
+  peers: Map<CompiledPeer, string[] | undefined>;
+  rules: Map<CompiledRule, Acl[]>;
+  byNamespace?: Map<string, PodNet[]>;
+}
+
+const newCache = (): PeerCache => ({ peers: new Map(), rules: new Map() });
 
 /** Pod addresses a peer selects (what Felix puts in its IP sets), or its CIDR; undefined when Windows skips it. */
 function peerAddresses(net: ClusterNetwork, policy: CompiledPolicy, p: CompiledPeer, cache: PeerCache): string[] | undefined {
-  if (cache.has(p)) return cache.get(p);
-  const found = resolvePeer(net, policy, p);
-  cache.set(p, found);
+  if (cache.peers.has(p)) return cache.peers.get(p);
+  const found = resolvePeer(net, policy, p, cache);
+  cache.peers.set(p, found);
   return found;
 }
 
-function resolvePeer(net: ClusterNetwork, policy: CompiledPolicy, p: CompiledPeer): string[] | undefined {
+function resolvePeer(net: ClusterNetwork, policy: CompiledPolicy, p: CompiledPeer, cache: PeerCache): string[] | undefined {
   if (p.ipBlock) return p.ipBlock.except.length ? undefined : [p.ipBlock.cidr];
+  if (!cache.byNamespace) {
+    cache.byNamespace = new Map();
+    for (const pod of net.allPods()) {
+      if (pod.hostNetwork) continue;
+      let list = cache.byNamespace.get(pod.namespace);
+      if (!list) cache.byNamespace.set(pod.namespace, (list = []));
+      list.push(pod);
+    }
+  }
   const out: string[] = [];
-  for (const pod of net.allPods()) {
-    if (pod.hostNetwork) continue;
-    const nsOk = p.namespaces ? p.namespaces.matches(net.policies.namespaceLabels(pod.namespace)) : pod.namespace === policy.namespace;
-    if (nsOk && (p.pods?.matches(pod.labels?.()) ?? true)) out.push(pod.ip);
+  for (const [ns, pods] of cache.byNamespace) {
+    const nsOk = p.namespaces ? p.namespaces.matches(net.policies.namespaceLabels(ns)) : ns === policy.namespace;
+    if (!nsOk) continue;
+    for (const pod of pods) if (p.pods?.matches(pod.labels?.()) ?? true) out.push(pod.ip);
   }
   return out;
 }
 
+/** A rule's ACLs are the same for every endpoint its policy selects: built once per pass. */
 function ruleAcls(net: ClusterNetwork, policy: CompiledPolicy, rule: CompiledRule, direction: Direction, cache: PeerCache): Acl[] {
+  let acls = cache.rules.get(rule);
+  if (!acls) cache.rules.set(rule, (acls = buildRuleAcls(net, policy, rule, direction, cache)));
+  return acls;
+}
+
+function buildRuleAcls(net: ClusterNetwork, policy: CompiledPolicy, rule: CompiledRule, direction: Direction, cache: PeerCache): Acl[] {
   const dir = direction === 'Ingress' ? 'In' : 'Out';
   let remote: string | undefined;
   if (rule.peers) {
@@ -64,7 +89,7 @@ function ruleAcls(net: ClusterNetwork, policy: CompiledPolicy, rule: CompiledRul
 }
 
 /** The ACLs of one pod's endpoint: per isolated direction its allow rules and the closing block. */
-export function podAcls(net: ClusterNetwork, pod: PodNet, node: NodeNet, cache: PeerCache = new Map()): Acl[] {
+export function podAcls(net: ClusterNetwork, pod: PodNet, node: NodeNet, cache: PeerCache = newCache()): Acl[] {
   const subject = policyPod(pod);
   const selecting = net.policies.index.selecting(subject.namespace, subject.labels);
   const out: Acl[] = [];
@@ -82,7 +107,7 @@ export function podAcls(net: ClusterNetwork, pod: PodNet, node: NodeNet, cache: 
 
 /** Re-renders the ACLs of every pod endpoint on the Windows nodes whose Calico enforces policy. */
 export function renderHnsAcls(net: ClusterNetwork): void {
-  const cache: PeerCache = new Map();
+  const cache = newCache();
   for (const node of net.nodes.values()) {
     if (!node.hns || node.os !== 'windows' || networkPolicyEnforcement(node.os, node.network, node.windowsBuild).engine !== 'Calico') continue;
     for (const ep of node.hns.endpoints.values()) {

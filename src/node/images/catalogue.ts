@@ -43,6 +43,8 @@ export interface ImageConfig {
   /** ENTRYPOINT and CMD (argv); a pod's command replaces the first, its args the second. */
   entrypoint?: string[];
   cmd?: string[];
+  /** Directories the image's ENV PATH adds after the base image's (Windows). */
+  windowsPath?: string[];
 }
 
 export interface CatalogueEntry {
@@ -86,6 +88,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 121_387_510, entrypoint: exitsAtOnceNano },
   { repository: 'mcr.microsoft.com/windows/nanoserver', tags: ['ltsc2025'], platforms: win(WS2025), sizeBytes: 126_802_104, entrypoint: exitsAtOnceNano },
   { repository: 'mcr.microsoft.com/windows', tags: ['1809', 'ltsc2019'], platforms: win(WS2019), sizeBytes: 3_641_892_864, entrypoint: exitsAtOnce },
+  // PowerShell 7 on Nano Server (PowerShell-Docker release/*/nanoserver*): pwsh.exe in C:\Program Files\PowerShell,
+  // the image's CMD; `lts` and `7.4` tags are the 7.4 LTS release.
+  { repository: 'mcr.microsoft.com/powershell', tags: /^((lts|7\.4(\.\d+)?)-)?nanoserver-(1809|ltsc2019)$/, platforms: win(WS2019), sizeBytes: 330_000_000, entrypoint: exitsAtOnceNano },
+  { repository: 'mcr.microsoft.com/powershell', tags: /^((lts|7\.4(\.\d+)?)-)?nanoserver-ltsc2022$/, platforms: win(WS2022), sizeBytes: 341_000_000, entrypoint: exitsAtOnceNano },
   { repository: 'mcr.microsoft.com/windows/server', tags: ['ltsc2022'], platforms: win(WS2022), sizeBytes: 3_307_520_000, entrypoint: exitsAtOnce },
   // IIS: the build-specific tags and a multi-build `latest`.
   { repository: 'mcr.microsoft.com/windows/servercore/iis', tags: ['windowsservercore-ltsc2019'], platforms: win(WS2019), sizeBytes: 2_555_904_000, entrypoint: IIS },
@@ -146,6 +152,7 @@ const CONFIGS: Record<string, ImageConfig> = {
   'mcr.microsoft.com/windows/nanoserver': { toolset: { windows: 'nanoserver' }, windowsUser: 'ContainerUser', cmd: ['c:\\windows\\system32\\cmd.exe'] },
   'mcr.microsoft.com/windows': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['c:\\windows\\system32\\cmd.exe'] },
   'mcr.microsoft.com/windows/server': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['c:\\windows\\system32\\cmd.exe'] },
+  'mcr.microsoft.com/powershell': { toolset: { windows: 'nanoserver' }, windowsUser: 'ContainerUser', cmd: ['pwsh.exe'], windowsPath: ['C:\\Program Files\\PowerShell'] },
   'mcr.microsoft.com/windows/servercore/iis': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
   'mcr.microsoft.com/dotnet/framework/aspnet': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },
   'mcr.microsoft.com/dotnet/framework/samples': { toolset: { windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['C:\\ServiceMonitor.exe', 'w3svc'] },

@@ -15,11 +15,11 @@ import type { NodeProfile } from '../profile.js';
 import type { ContainerRuntime, PodRuntime } from '../runtime-state.js';
 import { containerMountPath } from '../volumes/mount-paths.js';
 import { mountHostProcessDirs } from './hostprocess-dirs.js';
-import { sandboxMountRoot } from './sandbox-mount.js';
+import { bindFilterRootfs, sandboxMountRoot } from './sandbox-mount.js';
 import { volumeContent, type VolumeContext } from '../volumes/volume-content.js';
 import { parseQuantity } from '../../api/quantity.js';
 import { mountBackendVolume } from '../../csi/backend.js';
-import { hostDirKey } from '../volumes/host-dirs.js';
+import { hostDirVolume } from '../volumes/host-dirs.js';
 
 /** Where a HostProcess container's volumes and image land on the host (host_process.go e2e). */
 export const SANDBOX_MOUNT_POINT_ENV = 'CONTAINER_SANDBOX_MOUNT_POINT';
@@ -107,7 +107,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ? { name: windowsUser }
     : { name: linuxUserName(linux?.uid ?? 0), uid: linux?.uid ?? 0, gid: linux?.gid ?? 0, groups: (linux?.supplementalGroups ?? []).map((g) => ({ name: String(g), gid: g })) };
   const env: Record<string, string> = profile.os === 'windows'
-    ? { PATH: windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
+    ? { PATH: windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser) + (hostProcess ? '' : (cfg.windowsPath ?? []).map((d) => `${d};`).join('')), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
     : { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: hostname, ...(linux?.uid === 0 || !linux ? { HOME: '/root' } : {}) };
   Object.assign(env, c.env ?? {});
   const gmsa = profile.os === 'windows' ? gmsaDomain(credentialSpecOf(rec.pod, spec, profile)) : undefined;
@@ -174,36 +174,58 @@ function mountVolumes(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: Pic
     if (!v || (only && !only(v))) continue;
     const r = volumeContent(v, { ...deps.volumeContext, pod: rec.pod });
     if (!('content' in r)) continue;
-    let path = containerMountPath(os, m.mountPath);
-    if (sandboxRoot) path = `${sandboxRoot}${path.slice(2)}`;
+    const ownPath = containerMountPath(os, m.mountPath);
+    const path = sandboxRoot ? `${sandboxRoot}${ownPath.slice(2)}` : ownPath;
     const content = r.content;
+    // containerd 1.7's hcsshim also binds each mount at its own path, for this container's silo only (mounts.go
+    // setupMounts, ApplyFileBinding with the CRI mount's "ro"); the kubelet marks API data volumes read-only
+    // (kubelet_pods.go makeMounts: mount.ReadOnly || Mounter.GetAttributes().ReadOnly). containerd 1.6 only links
+    // them under the sandbox mount point (fallbackMountSetup).
+    const bindOwn = (source: string, apiData: boolean, readOnly: boolean) => {
+      if (!sandboxRoot || !bindFilterRootfs(deps.profile)) return;
+      const node = fs.lstat(path);
+      if (node) fs.bind(ownPath, node, { readOnly: readOnly || apiData || !!m.readOnly, source });
+    };
     if (content.kind === 'files') {
       const files = new Map([...content.files].map(([k, f]) => [k, f.data] as const));
       const modes = new Map([...content.files].map(([k, f]) => [k, fileMode(os, f.mode)] as const));
       if (m.subPath) {
         const f = content.files.get(m.subPath);
         if (f) fs.mountFile(path, f.data, { readOnly: true, mode: fileMode(os, f.mode), source: 'configmap' });
+        if (f) bindOwn('configmap', true, true);
         continue;
       }
       // A HostProcess container's volumes are host directories it may write (sig-windows-tools' kube-proxy start.ps1
       // writes kubeconfig-win.conf beside the ConfigMap's files); elsewhere ConfigMaps and Secrets are read-only.
-      fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: !sandboxRoot || !!m.readOnly, source: v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected' });
+      const source = v.configMap ? 'configmap' : v.secret ? 'secret' : 'projected';
+      fs.mount(path, volumeFromFiles(os, files, { now, modes, atomic: true }), { readOnly: !sandboxRoot || !!m.readOnly, source });
+      bindOwn(source, true, false);
       continue;
     }
     if (content.kind === 'network') {
       // A storage system's data outlives the pod and the node: the next pod sees it wherever it runs.
       mountBackendVolume(fs, path, content.key, now, { readOnly: !!m.readOnly || content.readOnly, source: content.source });
+      bindOwn(content.source, false, content.readOnly);
+      continue;
+    }
+    if (content.kind === 'hostPath') {
+      // A directory of the node's disk, seen by every mount of it or of a directory above or below it (host-dirs.ts).
+      const readOnly = !!m.readOnly || !!content.readOnly;
+      fs.mount(path, hostDirVolume(deps.shared.host, os, content.path, now), { readOnly, source: 'hostPath' });
+      bindOwn('hostPath', false, readOnly);
       continue;
     }
     // A PersistentVolume's files live on the node, keyed by the volume's name, so a later pod sees what an earlier wrote.
-    const key = content.kind === 'hostPath' ? hostDirKey(os, content.path) : content.kind === 'persistentVolume' ? pvVolumeKey(content.volumeName) : v.name;
-    const table = content.kind === 'hostPath' || content.kind === 'persistentVolume' ? deps.shared.host : deps.shared.pod;
+    const key = content.kind === 'persistentVolume' ? pvVolumeKey(content.volumeName) : v.name;
+    const table = content.kind === 'persistentVolume' ? deps.shared.host : deps.shared.pod;
     let vol = table.get(key);
     if (!vol) {
       vol = new Volume(os, now);
       table.set(key, vol);
     }
-    const readOnly = !!m.readOnly || ((content.kind === 'persistentVolume' || content.kind === 'hostPath') && !!content.readOnly);
-    fs.mount(path, vol, { readOnly, source: content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind });
+    const readOnly = !!m.readOnly || (content.kind === 'persistentVolume' && !!content.readOnly);
+    const source = content.kind === 'emptyDir' && content.memory ? 'tmpfs' : content.kind;
+    fs.mount(path, vol, { readOnly, source });
+    bindOwn(source, false, readOnly);
   }
 }

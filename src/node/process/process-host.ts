@@ -22,7 +22,7 @@ import { podDns, type DnsSettings } from './pod-dns.js';
 import type { CniResult } from '../../network/cni/interfaces.js';
 import { OOM_EXIT_CODE, OOM_KILL_AFTER_MS, OOM_REASON, oomKilled } from './oom.js';
 import type { Timer } from '../../util/clock.js';
-import { syncMountedVolumes } from '../../csi/backend.js';
+import { syncMountedVolumes, unmountBackendVolumes } from '../../csi/backend.js';
 import { hostDirs } from '../volumes/host-dirs.js';
 
 export interface ProcessHostOptions {
@@ -162,8 +162,8 @@ export class ProcessHost {
     if (!p) return;
     p.stop(reason);
     this.procs.delete(c);
-    // What the container wrote to network volumes reaches the storage system (unmount flushes).
-    syncMountedVolumes(p.env.fs);
+    // What the container wrote to network volumes reaches the storage system (unmount flushes); no more ticks merge them.
+    unmountBackendVolumes(p.env.fs);
   }
 
   /** A renewed ServiceAccount token reaches the token files of the pod's running containers. */

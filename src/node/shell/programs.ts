@@ -42,6 +42,7 @@ const table: Record<string, Program> = {
   'redis-server': redisServer,
   'win:cmd': cmdMain,
   'win:powershell': powershellMain,
+  'win:pwsh': (argv, ctx) => powershellMain(argv, ctx, 'Core'),
   'win:ping': pingExe,
   'win:nslookup': nslookupExe,
   'win:ipconfig': ipconfigExe,

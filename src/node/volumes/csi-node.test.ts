@@ -57,8 +57,8 @@ test('FlexVolume: the driver must be installed; its secret must exist', () => {
   const src = { driver: 'microsoft.com/smb.cmd', secretRef: { name: 'smb-secret' }, options: { source: '\\\\Server\\Share\\sub' } };
   const secrets = (ns: string, n: string) => (n === 'smb-secret' ? { username: 'u' } : undefined);
   assert.deepEqual(flexVolume(src, 'smb-volume', 'default', [], secrets), { error: 'failed to get Plugin from volumeSpec for volume "smb-volume" err=no volume plugin matched' });
-  assert.deepEqual(flexVolume(src, 'smb-volume', 'default', ['microsoft.com/smb.cmd'], secrets), { key: 'flex:smb:server/share/sub' });
-  assert.deepEqual(flexVolume({ ...src, options: { source: 'smb://server/share/sub' } }, 'v', 'default', ['microsoft.com/smb.cmd'], secrets), { key: 'flex:smb:server/share/sub' });
+  assert.deepEqual(flexVolume(src, 'smb-volume', 'default', ['microsoft.com/smb.cmd'], secrets), { key: 'smb:server/share/sub' });
+  assert.deepEqual(flexVolume({ ...src, options: { source: 'smb://server/share/sub' } }, 'v', 'default', ['microsoft.com/smb.cmd'], secrets), { key: 'smb:server/share/sub' });
   assert.deepEqual(flexVolume(src, 'v', 'default', ['microsoft.com/smb.cmd'], () => undefined), { setUpError: 'Couldn\'t get secret default/smb-secret err: secrets "smb-secret" not found' });
   assert.equal(flexDriverPath('windows', 'microsoft.com/smb.cmd'), 'C:\\usr\\libexec\\kubernetes\\kubelet-plugins\\volume\\exec\\microsoft.com~smb.cmd\\smb.cmd');
 });

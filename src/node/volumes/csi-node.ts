@@ -5,6 +5,7 @@
 
 import type { CSINode } from 'kubernetes-types/storage/v1.js';
 import { csiProxyVersion, missingPipeError } from '../../csi/csi-proxy.js';
+import { csiDataKey } from '../../csi/backend.js';
 import { EMULATED_DRIVERS, csiUniqueVolumeName, type EmulatedDriver } from '../../csi/drivers.js';
 import type { NodeProfile } from '../profile.js';
 
@@ -60,7 +61,7 @@ export function nodeRegistrationMetadata(p: CsiNodeFacts): { annotations: Record
 }
 
 /** A PersistentVolume's CSI source as the kubelet reads it. */
-export interface CsiSource { driver: string; volumeHandle: string; readOnly?: boolean }
+export interface CsiSource { driver: string; volumeHandle: string; readOnly?: boolean; volumeAttributes?: Record<string, string> }
 
 /** Lookups the CSI checks need from the kubelet's caches. */
 export interface CsiLookups {
@@ -85,7 +86,7 @@ export function csiPersistentVolume(pvName: string, src: CsiSource, p: CsiNodeFa
   if (attach && look.volumeAttached && !look.volumeAttached(pvName, p.name)) {
     return { pending: `Volume not attached according to node status for volume ${JSON.stringify(pvName)} (UniqueName: ${JSON.stringify(csiUniqueVolumeName(src.driver, src.volumeHandle))})` };
   }
-  return { key: `csi:${src.driver}/${src.volumeHandle}` };
+  return { key: csiDataKey(src) };
 }
 
 /** An inline (ephemeral) CSI volume: csi_mounter.go SetUpAt asks for the driver's client first. */

@@ -4,6 +4,7 @@
 // Plugins"). A driver the node lacks matches no volume plugin; a secretRef it cannot read fails SetUp.
 
 import type { FlexVolumeSource } from 'kubernetes-types/core/v1.js';
+import { smbShareKey } from '../../csi/smb-share.js';
 
 export const LINUX_FLEX_DIR = '/usr/libexec/kubernetes/kubelet-plugins/volume/exec/';
 export const WINDOWS_FLEX_DIR = 'C:\\usr\\libexec\\kubernetes\\kubelet-plugins\\volume\\exec\\';
@@ -36,9 +37,7 @@ export function flexVolume(src: FlexVolumeSource, volumeName: string, ns: string
   // flexvolume/util.go addSecretsToOptions: the secret is read before the driver is called.
   if (ref && !secret(ns, ref)) return { setUpError: `Couldn't get secret ${ns}/${ref} err: secrets "${ref}" not found` };
   const o = src.options ?? {};
-  const share = (o.source ?? '').replace(/^smb:/i, '').replace(/[\\/]+/g, '/').replace(/^\/+/, '').toLowerCase();
-  const key = src.driver.endsWith('iscsi.cmd')
-    ? `iscsi:${o.targetPortal ?? ''}/${o.iqn ?? ''}/${o.lun ?? '0'}`
-    : `smb:${share}`;
-  return { key: `flex:${key}` };
+  // An SMB share is the same data whichever plugin mounts it (src/csi/smb-share.ts).
+  if (!src.driver.endsWith('iscsi.cmd')) return { key: smbShareKey(o.source ?? '') };
+  return { key: `flex:iscsi:${o.targetPortal ?? ''}/${o.iqn ?? ''}/${o.lun ?? '0'}` };
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Status } from '../../../api/errors.js';
 import type { AdmissionAttributes } from '../interfaces.js';
+import { wireObject } from './wire-object.js';
 
 export interface GVK { group: string; version: string; kind: string }
 export interface GVR { group: string; version: string; resource: string }
@@ -71,8 +72,10 @@ export function admissionReview(a: AdmissionAttributes, inv: Invocation, version
       ...(a.user.groups.length ? { groups: a.user.groups } : {}),
       ...(a.user.extra && Object.keys(a.user.extra).length ? { extra: a.user.extra } : {}),
     },
-    object: a.object ?? null,
-    oldObject: a.oldObject ?? null,
+    // Typed objects as Go encodes them (creationTimestamp: null before the registry sets it); the subresource's own
+    // kind (a.kind) is typed too.
+    object: wireObject(a.object, a.kind ? undefined : a.decl.definition, a.kind !== undefined),
+    oldObject: wireObject(a.oldObject, a.kind ? undefined : a.decl.definition, a.kind !== undefined),
     dryRun: a.dryRun,
     options: operationOptions(a),
   };

@@ -233,13 +233,13 @@ export class WinKernelProxier {
   }
 
   /** The node IP behind a remote pod address: the overlay network's RemoteSubnetRoute that holds it. */
-  private providerAddressOf(ip: string): string | undefined {
+  private providerAddressOf(ip: string, quiet = false): string | undefined {
     const n = ipToInt(ip);
     for (const s of this.network?.subnets ?? []) {
       for (const p of s.policies) if (p.type === 'RemoteSubnetRoute' && contains(parseCidr(p.destinationPrefix), n)) return p.providerAddress;
     }
     for (const p of this.network?.policies ?? []) if (p.type === 'RemoteSubnetRoute' && contains(parseCidr(p.destinationPrefix), n)) return p.providerAddress;
-    this.log.info('Cannot find a remote subnet for the endpoint, assuming it is a public IP', { ip });
+    if (!quiet) this.log.info('Cannot find a remote subnet for the endpoint, assuming it is a public IP', { ip });
     return undefined;
   }
 
@@ -271,8 +271,11 @@ export class WinKernelProxier {
     const localEndpoints = v4.local;
     const targetPort = typeof sp.targetPort === 'number' ? sp.targetPort : (sp.endpoints[0]?.port ?? sp.port);
     const overlay = this.network!.type === 'Overlay';
-    const anyNodeIP = allEndpoints.some((e) => e.ipAddress === this.host.nodeIP);
-    const sourceVIP = overlay && !anyNodeIP && this.cfg.sourceVip ? this.cfg.sourceVip : (overlay ? this.host.nodeIP : this.cfg.sourceVip ?? this.host.nodeIP);
+    // proxier.go: an overlay backend that is a node address or a public one (no RemoteSubnetRoute holds it) makes the
+    // node IP the source VIP (containsNodeIP || containsPublicIP).
+    const anyNodeIP = allEndpoints.some((e) => e.ipAddress === this.host.nodeIP || (overlay && e.isRemoteEndpoint && this.providerAddressOf(e.ipAddress, true) === undefined));
+    // NewProxier reads --source-vip on overlay networks only; l2bridge load balancers SNAT to the node.
+    const sourceVIP = overlay && !anyNodeIP && this.cfg.sourceVip ? this.cfg.sourceVip : this.host.nodeIP;
     const distribution = sp.sessionAffinityClientIP && features.sessionAffinity ? 'SourceIP' as const : 'None' as const;
     const protocol = PROTOCOL_NUMBER[sp.protocol] ?? 6;
     const pm = (external: number, flags: number): HnsPortMapping => ({ protocol, internalPort: targetPort, externalPort: external, flags, distributionType: distribution });

@@ -4,7 +4,7 @@
 import type { VirtualFs } from './vfs.js';
 import { addSigWindowsToolsImage, type SigWindowsToolsImage } from './seed-sigwindowstools.js';
 
-export type ImageProgram = 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns' | 'gmsa-webhook' | 'metrics-server' | 'sample-apiserver' | SigWindowsToolsImage;
+export type ImageProgram = 'pwsh' | 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns' | 'gmsa-webhook' | 'metrics-server' | 'sample-apiserver' | SigWindowsToolsImage;
 
 function program(fs: VirtualFs, path: string, tag: string): void {
   const parent = path.replace(/[\\/][^\\/]+$/, '') || '/';
@@ -132,6 +132,7 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
       // ENTRYPOINT looks for them; the older extras keep their fixed paths.
       if (x === 'sigwindowstools-kube-proxy' || x === 'sigwindowstools-flannel') addSigWindowsToolsImage(fs, x, windowsRoot);
       if (x === 'agnhost') program(fs, 'C:\\agnhost.exe', 'agnhost');
+      if (x === 'pwsh') program(fs, 'C:\\Program Files\\PowerShell\\pwsh.exe', 'win:pwsh');
       if (x === 'pause') program(fs, 'C:\\pause.exe', 'pause');
       if (x === 'iis') {
         program(fs, 'C:\\ServiceMonitor.exe', 'win:ServiceMonitor');
@@ -173,6 +174,7 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
 export function extrasForImage(repository: string): ImageProgram[] {
   const r = repository.toLowerCase();
   if (/(^|\/)pause$/.test(r)) return ['pause'];
+  if (r === 'mcr.microsoft.com/powershell') return ['pwsh'];
   if (r.endsWith('/nginx')) return r.includes('e2e-test-images') ? ['nginx'] : ['nginx', 'curl'];
   if (r.endsWith('/agnhost')) return ['agnhost'];
   if (r.endsWith('/coredns')) return ['coredns'];

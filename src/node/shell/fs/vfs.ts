@@ -44,6 +44,8 @@ export interface MountOptions {
   source?: string;
 }
 interface MountInfo extends MountOptions { path: string }
+/** A node bound at a name in one filesystem only: the directory it sits in (maybe a shared volume's) is not changed. */
+interface Binding { node: FsNode; info?: MountInfo }
 
 let nextIno = 1000;
 
@@ -60,6 +62,11 @@ export interface WriteOptions { append?: boolean; mode?: number; cred?: Cred; ex
 export class VirtualFs {
   readonly root: DirNode;
   private readonly mounts = new Map<FsNode, MountInfo>();
+  /**
+   * Per-filesystem entries laid over directories, keyed by the directory node: a mount whose parent lies in a volume
+   * shared with other filesystems (a HostProcess container's C:\etc, a pod's emptyDir) must not appear in theirs.
+   */
+  private readonly binds = new Map<DirNode, Map<string, Binding>>();
   /** Free bytes shown by `dir` and `df`. */
   freeBytes = 21_302_571_008;
 
@@ -84,7 +91,7 @@ export class VirtualFs {
    * Walks to a path. Symlinks in the middle are followed; the last one only if `follow`. Returns the node (or
    * undefined), its parent, the final name, and the mount the node lives in.
    */
-  private walk(p: string, follow: boolean, depth = 0): { node?: FsNode; parent?: DirNode; name: string; mount?: MountInfo; path: string } {
+  private walk(p: string, follow: boolean, depth = 0): { node?: FsNode; parent?: DirNode; name: string; mount?: MountInfo; path: string; bound?: boolean } {
     if (depth > 40) throw new FsError('ELOOP', p);
     const segs = this.segs(p);
     let dir: DirNode = this.root;
@@ -93,7 +100,8 @@ export class VirtualFs {
     for (let i = 0; i < segs.length; i++) {
       const name = segs[i];
       const last = i === segs.length - 1;
-      let child = dir.children.get(nameKey(this.os, name));
+      const bound = this.binds.get(dir)?.get(nameKey(this.os, name));
+      let child = bound?.node ?? dir.children.get(nameKey(this.os, name));
       if (!child) {
         if (last) return { parent: dir, name, mount, path: formatSegments(this.os, [...done, name]) };
         throw new FsError('ENOENT', p);
@@ -105,9 +113,9 @@ export class VirtualFs {
         const joined = rest.length ? this.resolve(target, rest.join(this.os === 'windows' ? '\\' : '/')) : target;
         return this.walk(joined, follow, depth + 1);
       }
-      mount = this.mounts.get(child) ?? mount;
+      mount = bound?.info ?? this.mounts.get(child) ?? mount;
       done.push(child.name);
-      if (last) return { node: child, parent: dir, name: child.name, mount, path: formatSegments(this.os, done) };
+      if (last) return { node: child, parent: dir, name: child.name, mount, path: formatSegments(this.os, done), ...(bound ? { bound: true } : {}) };
       if (child.kind !== 'dir') throw new FsError('ENOTDIR', p);
       dir = child;
     }
@@ -146,7 +154,17 @@ export class VirtualFs {
     } catch { return undefined; }
   }
   mountTable(): { path: string; readOnly: boolean; source?: string }[] {
-    return [...this.mounts.values()].map((m) => ({ path: m.path, readOnly: m.readOnly === true, source: m.source }));
+    const bound = [...this.binds.values()].flatMap((m) => [...m.values()]).flatMap((b) => (b.info ? [b.info] : []));
+    return [...this.mounts.values(), ...bound].map((m) => ({ path: m.path, readOnly: m.readOnly === true, source: m.source }));
+  }
+
+  /** A directory's entries as this filesystem sees them: its own children with this filesystem's binds laid over. */
+  entries(dir: DirNode): FsNode[] {
+    const over = this.binds.get(dir);
+    if (!over) return [...dir.children.values()];
+    const merged = new Map(dir.children);
+    for (const [k, b] of over) merged.set(k, b.node);
+    return [...merged.values()];
   }
 
   private canWrite(node: FsNode, cred: Cred): boolean {
@@ -238,7 +256,7 @@ export class VirtualFs {
     const n = this.statOrThrow(p);
     if (n.kind !== 'dir') throw new FsError('ENOTDIR', p);
     if (!this.canRead(n, cred)) throw new FsError('EACCES', p);
-    return [...n.children.values()];
+    return this.entries(n);
   }
 
   /** Removes a file or symlink (never a directory). */
@@ -246,6 +264,7 @@ export class VirtualFs {
     const w = this.walk(p, false);
     if (!w.node) throw new FsError('ENOENT', p);
     if (w.node.kind === 'dir') throw new FsError('EISDIR', p);
+    if (w.bound) throw new FsError('EBUSY', p);
     const parent = this.checkDirWrite(w, p, cred);
     if (this.os === 'windows' && !this.canWrite(w.node, cred)) throw new FsError('EACCES', p);
     parent.children.delete(nameKey(this.os, w.name));
@@ -255,7 +274,7 @@ export class VirtualFs {
     const w = this.walk(p, false);
     if (!w.node) throw new FsError('ENOENT', p);
     if (w.node.kind !== 'dir') throw new FsError('ENOTDIR', p);
-    if (this.mounts.has(w.node)) throw new FsError('EBUSY', p);
+    if (this.mounts.has(w.node) || w.bound) throw new FsError('EBUSY', p);
     if (w.node.children.size > 0) throw new FsError('ENOTEMPTY', p);
     const parent = this.checkDirWrite(w, p, cred);
     parent.children.delete(nameKey(this.os, w.name));
@@ -266,7 +285,7 @@ export class VirtualFs {
     const n = this.lstat(p);
     if (!n) throw new FsError('ENOENT', p);
     if (n.kind === 'dir') {
-      for (const c of [...n.children.values()]) this.removeTree(this.resolve(p, c.name), cred);
+      for (const c of this.entries(n)) this.removeTree(this.resolve(p, c.name), cred);
       this.rmdir(p, cred);
     } else {
       this.unlink(p, cred);
@@ -276,6 +295,7 @@ export class VirtualFs {
   rename(from: string, to: string, cred: Cred = ROOT): void {
     const src = this.walk(from, false);
     if (!src.node) throw new FsError('ENOENT', from);
+    if (src.bound) throw new FsError('EBUSY', from);
     const dst = this.walk(to, false);
     if (src.mount !== dst.mount && (src.mount?.readOnly || dst.mount?.readOnly)) throw new FsError('EROFS', to);
     const srcParent = this.checkDirWrite(src, from, cred);
@@ -320,6 +340,11 @@ export class VirtualFs {
   mount(p: string, source: Volume | Map<string, Buffer | string>, opts: MountOptions = {}): Volume {
     const vol = source instanceof Volume ? source : volumeFromFiles(this.os, source, { now: this.now() });
     const segs = this.segs(p);
+    if (this.insideMount(segs.slice(0, -1))) {
+      vol.root.name = segs[segs.length - 1];
+      this.bind(p, vol.root, opts);
+      return vol;
+    }
     const parentPath = formatSegments(this.os, segs.slice(0, -1));
     const parent = this.mkdir(parentPath, { parents: true });
     const name = segs[segs.length - 1];
@@ -332,12 +357,56 @@ export class VirtualFs {
   /** Bind-mounts one file (subPath mounts, the kubelet's /etc/hosts). */
   mountFile(p: string, data: Buffer | string, opts: MountOptions & { mode?: number } = {}): FileNode {
     const segs = this.segs(p);
-    const parent = this.mkdir(formatSegments(this.os, segs.slice(0, -1)), { parents: true });
     const name = segs[segs.length - 1];
     const node: FileNode = { kind: 'file', name, mode: opts.mode ?? 0o644, uid: 0, gid: 0, mtimeMs: this.now(), ino: nextIno++, data: typeof data === 'string' ? Buffer.from(data) : data };
+    if (this.insideMount(segs.slice(0, -1))) {
+      this.bind(p, node, opts);
+      return node;
+    }
+    const parent = this.mkdir(formatSegments(this.os, segs.slice(0, -1)), { parents: true });
     parent.children.set(nameKey(this.os, name), node);
     this.mounts.set(node, { ...opts, path: formatSegments(this.os, segs) });
     return node;
+  }
+
+  /**
+   * Binds an existing node (a mounted volume's root, a mounted file) at a second path in this filesystem only, with its
+   * own options: the directory it lands in is left as every other filesystem sees it, and missing directories on the
+   * way are made for this filesystem alone. hcsshim's bind filter does this per silo (internal/jobcontainers/mounts.go).
+   */
+  bind(p: string, node: FsNode, opts: MountOptions = {}): void {
+    const segs = this.segs(p);
+    let dir = this.root;
+    for (let i = 0; i < segs.length - 1; i++) {
+      const key = nameKey(this.os, segs[i]);
+      const next = this.binds.get(dir)?.get(key)?.node ?? dir.children.get(key);
+      if (next?.kind === 'dir') { dir = next; continue; }
+      if (next) throw new FsError('ENOTDIR', formatSegments(this.os, segs.slice(0, i + 1)));
+      const made = this.newDir(segs[i], 0o755, 0, 0);
+      this.bindAt(dir, key, { node: made });
+      dir = made;
+    }
+    this.bindAt(dir, nameKey(this.os, segs[segs.length - 1]), { node, info: { ...opts, path: formatSegments(this.os, segs) } });
+  }
+
+  private bindAt(dir: DirNode, key: string, b: Binding): void {
+    let m = this.binds.get(dir);
+    if (!m) this.binds.set(dir, (m = new Map()));
+    m.set(key, b);
+  }
+
+  /** Whether a directory path runs through a mounted volume (whose directories other filesystems may share). */
+  private insideMount(segs: Segments): boolean {
+    let dir = this.root;
+    for (const name of segs) {
+      const key = nameKey(this.os, name);
+      const b = this.binds.get(dir)?.get(key);
+      const next = b?.node ?? dir.children.get(key);
+      if (!next || next.kind !== 'dir') return false;
+      if (b?.info || this.mounts.has(next)) return true;
+      dir = next;
+    }
+    return false;
   }
 }
 

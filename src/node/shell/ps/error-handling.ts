@@ -5,7 +5,6 @@ import type { Stmt } from './ast.js';
 import type { Sink } from './cmdlet-api.js';
 import type { Ps } from './interp.js';
 import { catches } from './exceptions.js';
-import { errorView } from './format.js';
 import { PsError, type PsValue } from './values.js';
 import { FlowSignal, PsTerminating } from './signals.js';
 
@@ -73,7 +72,7 @@ export async function runWithTraps(ps: Ps, stmts: Stmt[], out: Sink): Promise<vo
         ps.handlers++;
       }
       if (verdict === 'break') throw e instanceof PsTerminating ? e : new PsTerminating(err);
-      if (verdict === 'report') { ps.host.end(); ps.errorStream.write(errorView(err, ps.src, ps.width)); }
+      if (verdict === 'report') { ps.host.end(); ps.errorStream.write(ps.renderError(err)); }
     } finally {
       ps.handlers--;
     }

@@ -100,11 +100,14 @@ export function thrownError(v: PsValue, pos: { pos: number; end: number }): PsEr
       const msg = toStr(v.getProp('Message') ?? null);
       const e = new PsError(msg, 'OperationStopped', msg, { exceptionType: v.typeNames[0].slice(v.typeNames[0].lastIndexOf('.') + 1), ...pos });
       e.exceptionObject = v;
+      e.thrown = true;
       return e;
     }
   }
   const msg = v === null ? 'ScriptHalted' : toStr(v);
-  return new PsError(msg, 'OperationStopped', msg, { target: msg, ...pos });
+  const e = new PsError(msg, 'OperationStopped', msg, { target: msg, ...pos });
+  e.thrown = true;
+  return e;
 }
 
 /** `$_` in catch blocks and traps: Exception, CategoryInfo, FullyQualifiedErrorId, TargetObject; "$_" is the message. */

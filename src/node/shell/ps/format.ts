@@ -158,34 +158,50 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
-/** The console's error view for an error record (Windows PowerShell 5.1 "NormalView"). */
-export function errorView(e: PsError, src: string, width: number): string {
+/** An error's InvocationInfo.PositionMessage: `At <script or line>:<n> char:<c>`, the line, the underline. */
+export function positionMessage(e: PsError, src: string, width: number): { lines: string[]; lineNo: number; path?: string } | undefined {
+  if (e.pos === undefined) return undefined;
+  const path = e.origin?.path;
+  if (e.origin) src = e.origin.src;
+  const before = src.slice(0, e.pos);
+  const lineNo = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const lineEnd = src.indexOf('\n', e.pos) < 0 ? src.length : src.indexOf('\n', e.pos);
+  const text = src.slice(lineStart, lineEnd).replace(/\r$/, '');
+  const col = e.pos - lineStart;
+  const len = Math.max(1, Math.min((e.end ?? e.pos + 1) - e.pos, text.length - col));
+  const lines = [`At ${path ?? 'line'}:${lineNo} char:${col + 1}`];
+  const max = width - 3;
+  if (text.length <= max) {
+    lines.push(`+ ${text}`, `+ ${' '.repeat(col)}${'~'.repeat(len)}`);
+  } else {
+    const start = Math.max(0, col - 45);
+    const shown = text.slice(start, start + max - 8);
+    lines.push(`+ ${start > 0 ? '... ' : ''}${shown}${start + max - 8 < text.length ? ' ...' : ''}`, `+ ${' '.repeat((start > 0 ? 4 : 0) + col - start)}${'~'.repeat(Math.min(len, max - col))}`);
+  }
+  return { lines, lineNo, path };
+}
+
+/** CategoryInfo.ToString(): `NotSpecified: (:) [Write-Error], WriteErrorException`. */
+export function categoryInfo(e: PsError): string {
+  const target = e.target || '';
+  return `${e.category}: (${target}:${e.targetType || (target ? 'String' : '')}) [${e.activity ?? e.command}], ${e.exceptionType}`;
+}
+
+/**
+ * The console's "NormalView" of an error record: the command prefix, the message, the position message, then the
+ * CategoryInfo and FullyQualifiedErrorId lines (PowerShell's DefaultFormatters PowerShellCore_format_ps1xml.cs,
+ * ErrorInstance). Windows PowerShell 5.1 indents those two lines by four and ends the record with a line holding one
+ * space; PowerShell 7 does neither.
+ */
+export function errorView(e: PsError, src: string, width: number, edition: 'Desktop' | 'Core' = 'Desktop'): string {
   const lines: string[] = [];
   const head = e.command ? `${e.command} : ${e.message}` : e.target && e.exceptionType === 'CommandNotFoundException' ? `${e.target} : ${e.message}` : e.message;
   lines.push(...wrap(head, width));
-  const path = e.origin?.path;
-  if (e.origin) src = e.origin.src;
-  if (e.pos !== undefined) {
-    const before = src.slice(0, e.pos);
-    const lineNo = before.split('\n').length;
-    const lineStart = before.lastIndexOf('\n') + 1;
-    const lineEnd = src.indexOf('\n', e.pos) < 0 ? src.length : src.indexOf('\n', e.pos);
-    const text = src.slice(lineStart, lineEnd).replace(/\r$/, '');
-    const col = e.pos - lineStart;
-    const len = Math.max(1, Math.min((e.end ?? e.pos + 1) - e.pos, text.length - col));
-    lines.push(`At ${path ?? 'line'}:${lineNo} char:${col + 1}`);
-    const max = width - 3;
-    if (text.length <= max) {
-      lines.push(`+ ${text}`, `+ ${' '.repeat(col)}${'~'.repeat(len)}`);
-    } else {
-      const start = Math.max(0, col - 45);
-      const shown = text.slice(start, start + max - 8);
-      lines.push(`+ ${start > 0 ? '... ' : ''}${shown}${start + max - 8 < text.length ? ' ...' : ''}`, `+ ${' '.repeat((start > 0 ? 4 : 0) + col - start)}${'~'.repeat(Math.min(len, max - col))}`);
-    }
-  }
-  const target = e.target || '';
-  lines.push(`    + CategoryInfo          : ${e.category}: (${target}:${e.targetType || (target ? 'String' : '')}) [${e.activity ?? e.command}], ${e.exceptionType}`);
-  lines.push(`    + FullyQualifiedErrorId : ${e.errorId}`);
-  lines.push(' ');
+  lines.push(...positionMessage(e, src, width)?.lines ?? []);
+  const indent = edition === 'Desktop' ? '    ' : '';
+  lines.push(`${indent}+ CategoryInfo          : ${categoryInfo(e)}`);
+  lines.push(`${indent}+ FullyQualifiedErrorId : ${e.errorId}`);
+  if (edition === 'Desktop') lines.push(' ');
   return lines.join('\r\n') + '\r\n';
 }

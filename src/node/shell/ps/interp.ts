@@ -4,7 +4,8 @@
 
 import type { Expr, Pipeline, Stmt } from './ast.js';
 import type { Cmdlet, RawArg, Sink } from './cmdlet-api.js';
-import { errorView, HostFormatter } from './format.js';
+import { HostFormatter } from './format.js';
+import { renderError, type PsEdition } from './error-views.js';
 import { PsError, PsObject, ScriptBlock, toStr, type PsValue } from './values.js';
 import { evaluate } from './eval.js';
 import { psVersionTable } from './runtime.js';
@@ -44,6 +45,8 @@ export class Ps {
   matches: PsValue = null;
   /** The .ps1 file running (for error positions); undefined for -Command text. */
   scriptPath?: string;
+  /** Windows PowerShell 5.1 (powershell.exe) or PowerShell 7 (pwsh.exe): $PSVersionTable and the error view follow it. */
+  edition: PsEdition = 'Desktop';
   /** powershell.exe -NonInteractive: nothing prompts (missing mandatory parameters fail instead). */
   nonInteractive = false;
   /** How many try/catch blocks and traps are active: errors then travel to them instead of being reported. */
@@ -86,7 +89,7 @@ export class Ps {
       case 'pwd': return this.ctx.cwd;
       case 'matches': return this.matches;
       case 'error': return this.errors;
-      case 'psversiontable': return psVersionTable(this.ctx);
+      case 'psversiontable': return psVersionTable(this.ctx, this.edition);
       case 'host': return new PsObject(['System.Management.Automation.Internal.Host.InternalHost'], { Name: 'ConsoleHost', Version: '5.1.17763.1' });
     }
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -127,7 +130,13 @@ export class Ps {
     this.recordError(e);
     if (pref === 'silentlycontinue') return;
     this.host.end();
-    this.errorStream.write(errorView(e, this.src, this.width));
+    this.errorStream.write(this.renderError(e));
+  }
+
+  /** An error record as the console shows it, in the session's $ErrorView. */
+  renderError(e: PsError, src = this.src): string {
+    const v = this.getVar('ErrorView');
+    return renderError(e, src, this.width, this.edition, v === null || v === undefined ? undefined : toStr(v));
   }
 
   /** Ties an error's position to the script text running now (before another script's text replaces it). */

@@ -1,6 +1,6 @@
-// powershell.exe (Windows PowerShell 5.1): -Command / -c strings (the rest of the arguments joined), -File scripts,
-// -EncodedCommand, `-Command -` and interactive sessions; the exit code is `exit N`, else 1 when the last
-// statement failed (a native program's nonzero exit included), else 0.
+// powershell.exe (Windows PowerShell 5.1) and pwsh.exe (PowerShell 7): -Command / -c strings (the rest of the arguments
+// joined), -File scripts, -EncodedCommand, `-Command -` and interactive sessions; the exit code is `exit N`, else 1 when
+// the last statement failed (a native program's nonzero exit included), else 0.
 
 import type { Ctx } from '../core/ctx.js';
 import type { Cmdlet } from './cmdlet-api.js';
@@ -13,6 +13,8 @@ import { errorView } from './format.js';
 import { FlowSignal, Ps, PsExit, PsTerminating, type Registry } from './interp.js';
 import { PsParseError, PsParser } from './parser.js';
 import { PsError, type PsValue } from './values.js';
+import type { PsEdition } from './error-views.js';
+import { PWSH_VERSION } from './runtime.js';
 import { bindParams, rawArgsFromText } from './param-binding.js';
 
 function registry(): Registry {
@@ -49,7 +51,13 @@ export async function runPowerShell(ps: Ps, src: string, script?: { path: string
     stmts = PsParser.parse(src);
   } catch (e) {
     if (!(e instanceof PsParseError)) throw e;
-    ps.ctx.stderr.write(parseErrorView(e, src, ps.scriptPath));
+    if (ps.edition === 'Core') {
+      const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + 1, exceptionType: 'ParentContainsErrorRecordException' });
+      pe.origin = { src, path: ps.scriptPath };
+      ps.ctx.stderr.write(ps.renderError(pe));
+    } else {
+      ps.ctx.stderr.write(parseErrorView(e, src, ps.scriptPath));
+    }
     return 1;
   }
   const out = { emit: (v: Parameters<typeof ps.host.emit>[0]) => ps.host.emit(v), host: ps.host };
@@ -66,13 +74,13 @@ export async function runPowerShell(ps: Ps, src: string, script?: { path: string
     ps.host.end();
     if (e instanceof PsExit) return e.code;
     if (e instanceof PsTerminating) {
-      ps.ctx.stderr.write(errorView(e.error, ps.src, ps.width));
+      ps.ctx.stderr.write(ps.renderError(e.error));
       return 1;
     }
     if (e instanceof FlowSignal) return 0;
     if (e instanceof PsError) {
       // A script's own parameters failed to bind: nothing of it ran.
-      ps.ctx.stderr.write(errorView(e, ps.src, ps.width));
+      ps.ctx.stderr.write(ps.renderError(e));
       return 1;
     }
     throw e;
@@ -81,13 +89,17 @@ export async function runPowerShell(ps: Ps, src: string, script?: { path: string
 
 interface PsArgs { command?: string; file?: string; fileArgs: string[]; interactive: boolean; noExit: boolean; fromStdin: boolean; nonInteractive?: boolean; error?: string }
 
-function parseArgs(argv: string[]): PsArgs {
+function parseArgs(argv: string[], edition: PsEdition): PsArgs {
   const a: PsArgs = { fileArgs: [], interactive: false, noExit: false, fromStdin: false };
   const match = (x: string, full: string, min = 1) => x.length - 1 >= min && full.startsWith(x.slice(1).toLowerCase());
   for (let i = 1; i < argv.length; i++) {
     const x = argv[i];
     const l = x.toLowerCase();
-    if (!x.startsWith('-') && !x.startsWith('/')) { a.command = argv.slice(i).join(' '); break; }
+    // pwsh's first positional argument is -File; powershell.exe's is -Command (about_Pwsh, about_PowerShell_exe).
+    if (!x.startsWith('-') && !x.startsWith('/')) {
+      if (edition === 'Core') { a.file = x; a.fileArgs = argv.slice(i + 1); } else a.command = argv.slice(i).join(' ');
+      break;
+    }
     if (l === '-' ) { a.fromStdin = true; break; }
     if (match(l, 'command')) {
       const rest = argv.slice(i + 1);
@@ -117,7 +129,7 @@ function parseArgs(argv: string[]): PsArgs {
 
 async function interactive(ps: Ps): Promise<number> {
   const ctx = ps.ctx;
-  ctx.stdout.write('Windows PowerShell\r\nCopyright (C) Microsoft Corporation. All rights reserved.\r\n\r\n');
+  ctx.stdout.write(ps.edition === 'Core' ? `PowerShell ${PWSH_VERSION}\r\n` : 'Windows PowerShell\r\nCopyright (C) Microsoft Corporation. All rights reserved.\r\n\r\n');
   for (;;) {
     ctx.stdout.write(`PS ${ctx.cwd}> `);
     let src = await ctx.stdin.readLine();
@@ -136,18 +148,24 @@ async function interactive(ps: Ps): Promise<number> {
   }
 }
 
-export async function powershellMain(argv: string[], ctx: Ctx): Promise<number> {
-  const a = parseArgs(argv);
+export async function powershellMain(argv: string[], ctx: Ctx, edition: PsEdition = 'Desktop'): Promise<number> {
+  const a = parseArgs(argv, edition);
   if (a.error) {
     ctx.stderr.write(`${a.error} : The term '${a.error}' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.\r\n`);
     return 1;
   }
   const ps = new Ps(ctx, '', registry());
+  ps.edition = edition;
   ps.nonInteractive = !!a.nonInteractive;
   await runPowerShell(ps, PRELUDE);
   ps.lastOk = true;
   if (a.file !== undefined) {
     const path = ctx.env.fs.resolve(ctx.cwd, a.file);
+    if (edition === 'Core' && !ctx.env.fs.stat(path)) {
+      // CommandLineParameterParser: ArgumentFileDoesNotExist, exit code 64 (ExitCodeBadCommandLineParameter).
+      ctx.stderr.write(`The argument '${a.file}' is not recognized as the name of a script file. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.\r\n`);
+      return 64;
+    }
     if (!/\.ps1$/i.test(a.file) || !ctx.env.fs.stat(path)) {
       ctx.stdout.write(`The argument '${a.file}' to the -File parameter does not exist. Provide the path to an existing '.ps1' file as an argument to the -File parameter.\r\n`);
       return -196608;

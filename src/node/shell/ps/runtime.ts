@@ -33,10 +33,26 @@ export function matchTable(m: RegExpMatchArray, nr: NetRegex): Hashtable {
   return h;
 }
 
-export function psVersionTable(ctx: Ctx): Hashtable {
+/** The PowerShell 7 release pwsh.exe is (the 7.4 LTS the `lts` tags of mcr.microsoft.com/powershell carry). */
+export const PWSH_VERSION = '7.4.6';
+
+export function psVersionTable(ctx: Ctx, edition: 'Desktop' | 'Core' = 'Desktop'): Hashtable {
   const h = new Hashtable();
   const build = /^10\.0\.(\d+)/.exec(ctx.env.system.windowsBuild ?? ctx.env.system.kernelVersion)?.[1] ?? '17763';
   const ubr = ctx.env.system.windowsUBR ?? 1;
+  if (edition === 'Core') {
+    // PowerShell 7's table (PSVersionInfo.cs): no BuildVersion or CLRVersion; GitCommitId, OS and Platform instead.
+    h.set('PSVersion', PWSH_VERSION);
+    h.set('PSEdition', 'Core');
+    h.set('GitCommitId', PWSH_VERSION);
+    h.set('OS', `Microsoft Windows 10.0.${build}`);
+    h.set('Platform', 'Win32NT');
+    h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', '5.1', PWSH_VERSION]);
+    h.set('PSRemotingProtocolVersion', '2.3');
+    h.set('SerializationVersion', '1.1.0.1');
+    h.set('WSManStackVersion', '3.0');
+    return h;
+  }
   h.set('PSVersion', `5.1.${build}.${ubr}`);
   h.set('PSEdition', 'Desktop');
   h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', `5.1.${build}.${ubr}`]);

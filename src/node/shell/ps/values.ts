@@ -34,6 +34,8 @@ export class PsError extends Error {
   innerType?: string;
   /** The exception object a script threw (`throw [IO.IOException]::new('m')`), kept for `$_.Exception`. */
   exceptionObject?: PsObject;
+  /** Raised by a `throw` statement (RuntimeException.WasThrownFromThrowStatement): ConciseView calls it "Exception". */
+  thrown?: boolean;
   /** The script text `pos` points into, and its file (errors in a .ps1 say `At C:\s.ps1:3 char:1`). */
   origin?: { src: string; path?: string };
   constructor(message: string, readonly category: string, readonly errorId: string, info: PsErrorInfo = {}) {

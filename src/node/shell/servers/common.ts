@@ -51,7 +51,7 @@ export function lookupFile(ctx: Ctx, root: string, urlPath: string, index: strin
       const f = fs.stat(fs.resolve(abs, i));
       if (f?.kind === 'file') return { kind: 'file', path: fs.resolve(abs, i), data: fs.readFile(fs.resolve(abs, i)), mtimeMs: f.mtimeMs };
     }
-    return { kind: 'dir', path: abs, names: [...n.children.values()].map((c) => c.name + (c.kind === 'dir' ? '/' : '')).sort() };
+    return { kind: 'dir', path: abs, names: fs.entries(n).map((c) => c.name + (c.kind === 'dir' ? '/' : '')).sort() };
   }
   if (n.kind !== 'file') return { kind: 'missing' };
   return { kind: 'file', path: abs, data: fs.readFile(abs), mtimeMs: n.mtimeMs };

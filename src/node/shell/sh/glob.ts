@@ -72,7 +72,7 @@ export function globPaths(fs: VirtualFs, cwd: string, pattern: string): string[]
       const node = fs.stat(c.abs);
       if (!node || node.kind !== 'dir') continue;
       const re = new RegExp(`^${patternSource(seg)}$`, 's');
-      const names = [...node.children.values()].map((n) => n.name).filter((n) => re.test(n) && (!n.startsWith('.') || seg.startsWith('.') || seg.startsWith('\\.'))).sort();
+      const names = fs.entries(node).map((n) => n.name).filter((n) => re.test(n) && (!n.startsWith('.') || seg.startsWith('.') || seg.startsWith('\\.'))).sort();
       for (const n of names) next.push({ display: join(n), abs: fs.resolve(c.abs, n) });
     }
     current = next;

@@ -30,7 +30,7 @@ export function dir(ctx: Ctx, args: string[]): number {
   const list = (dirPath: string, pattern: string | undefined) => {
     const node = fs.stat(dirPath);
     if (!node || node.kind !== 'dir') return;
-    const entries = [...node.children.values()]
+    const entries = fs.entries(node)
       .filter((c) => (all || !hidden(c)) && (!pattern || matchPattern(pattern.replace(/\*\.\*$/, '*'), c.name, true)))
       .sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
     const isRoot = /^[A-Za-z]:\\$/.test(dirPath);

@@ -5,11 +5,21 @@
 
 import { sleep, untilAborted, type Ctx } from '../../core/ctx.js';
 import { goFlags, klog } from './klog.js';
+import { parseGoDuration } from '../../../../util/go-duration.js';
+import { goDuration as periodText } from '../../../go-duration.js';
 
 /** The pid a HostProcess kube-proxy.exe shows in its klog headers (any host pid will do; this one is stable). */
 const PID = 6216;
 /** NewProxier retries the network lookup every second (pkg/proxy/winkernel/proxier.go; windows-facts.md §4). */
 const RETRY_MS = 1000;
+/**
+ * KubeProxyConfiguration defaults for --sync-period and --min-sync-period (pkg/proxy/apis/config/v1alpha1/defaults.go);
+ * winkernel hands both to its "sync-runner" BoundedFrequencyRunner, so it resyncs every syncPeriod with nothing changed.
+ */
+const DEFAULT_SYNC_PERIOD_MS = 30_000;
+const DEFAULT_MIN_SYNC_PERIOD_MS = 1_000;
+/** winkernel NewProxier's burstSyncs. */
+const BURST_SYNCS = 2;
 /** The release a kube-proxy.exe outside a versioned image reports (the node profiles' default Kubernetes release). */
 export const KUBE_PROXY_VERSION = 'v1.33.1';
 
@@ -49,6 +59,18 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
     log.s('E', 'run.go:72', 'command failed', { err: '--cleanup-and-exit is not implemented on Windows' });
     return 1;
   }
+  // pflag parses durations with time.ParseDuration; cobra reports a bad one as the command's error.
+  const periods: number[] = [];
+  for (const [flag, dflt] of [['sync-period', DEFAULT_SYNC_PERIOD_MS], ['min-sync-period', DEFAULT_MIN_SYNC_PERIOD_MS]] as const) {
+    const text = last(flag);
+    try {
+      periods.push(text === undefined ? dflt : parseGoDuration(text));
+    } catch (e) {
+      ctx.stderr.write(`Error: invalid argument ${JSON.stringify(text)} for "--${flag}" flag: ${(e as Error).message}\n`);
+      return 1;
+    }
+  }
+  const [syncPeriod, minSyncPeriod] = periods;
   const hostname = (last('hostname-override') ?? ctx.env.system.nodeName).toLowerCase();
   // KUBE_NETWORK is how the DaemonSet names the HNS network when --network-name is absent (winkernel proxier.go).
   const networkName = last('network-name') ?? envVar(ctx, 'KUBE_NETWORK');
@@ -71,6 +93,7 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
     log.s('E', 'proxier.go:692', 'Unable to find HNS Network specified, please check network name and CNI deployment', { hnsNetworkName: networkName });
     await sleep(ctx, RETRY_MS);
   }
+  if (v >= 3) log.s('I', 'proxier.go:750', 'Record sync param', { minSyncPeriod: periodText(minSyncPeriod), syncPeriod: periodText(syncPeriod), burstSyncs: BURST_SYNCS });
   log.s('I', 'server.go:497', 'Version info', { version });
   log.s('I', 'server.go:499', 'Golang settings', { GOGC: '', GOMAXPROCS: '', GOTRACEBACK: '' });
   log.s('I', 'config.go:199', 'Starting service config controller');
@@ -84,22 +107,34 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
   log.f('I', 'shared_informer.go:320', 'Caches are synced for service config');
   log.f('I', 'shared_informer.go:320', 'Caches are synced for endpoint slice config');
   if (v >= 2) log.s('I', 'proxier.go:1187', 'Syncing proxy rules', { hostname });
-  firstSync(ctx, log, v);
-  return untilAborted(ctx.signal);
+  // pkg/util/async/bounded_frequency_runner.go Loop, then tryRun after each run of syncProxyRules.
+  if (v >= 3) log.f('I', 'bounded_frequency_runner.go:192', 'sync-runner Loop running');
+  const applied = new Set<string>();
+  for (;;) {
+    syncProxyRules(ctx, log, v, applied);
+    if (v >= 3) log.f('I', 'bounded_frequency_runner.go:296', `sync-runner: ran, next possible in ${periodText(minSyncPeriod)}, periodic in ${periodText(syncPeriod)}`);
+    // Nothing here queues an earlier run (the node's own kube-proxy service programs HNS), so the next one is periodic.
+    if (syncPeriod <= 0) return untilAborted(ctx.signal);
+    await sleep(ctx, syncPeriod);
+  }
 }
 
 /**
- * The first syncProxyRules after the caches sync, at the verbosity it is logged (pkg/proxy/winkernel/proxier.go:
- * V(3) "Syncing Policies", V(4) "Applying Policy" per service port, V(4) "Syncing proxy rules complete" with the
- * elapsed time). The service ports are those the node's HNS load balancers were programmed for.
+ * One syncProxyRules, at the verbosity it is logged (pkg/proxy/winkernel/proxier.go): V(3) "Syncing Policies", V(4)
+ * "Applying Policy" for a service port not yet programmed and "Policy already applied" for one that is (policyApplied),
+ * V(4) "Syncing proxy rules complete" with the elapsed time. The service ports are those the node's HNS load balancers
+ * were programmed for. At the default verbosity a sync logs nothing.
  */
-function firstSync(ctx: Ctx, log: ReturnType<typeof klog>, v: number): void {
+function syncProxyRules(ctx: Ctx, log: ReturnType<typeof klog>, v: number, applied: Set<string>): void {
   if (v < 3) return;
   const start = ctx.env.clock.now();
   log.s('I', 'proxier.go:1263', 'Syncing Policies');
   if (v >= 4) {
     const ports = new Set((ctx.env.hostNetwork?.hnsLoadBalancers?.() ?? []).map((lb) => lb.description.replace(/ \(.*\)$/, '')).filter(Boolean));
-    for (const p of [...ports].sort()) log.s('I', 'proxier.go:1307', 'Applying Policy', { serviceInfo: p });
+    for (const p of [...ports].sort()) {
+      log.s('I', applied.has(p) ? 'proxier.go:1303' : 'proxier.go:1307', applied.has(p) ? 'Policy already applied' : 'Applying Policy', { serviceInfo: p });
+      applied.add(p);
+    }
     log.s('I', 'proxier.go:1201', 'Syncing proxy rules complete', { elapsed: goDuration(ctx.env.clock.now() - start) });
   }
 }

@@ -51,10 +51,12 @@ test('kube-proxy image: start.ps1 rewrites the kubeconfig, reserves the source V
   assert.deepEqual(env.owners, ['source-vip']);
   assert.match(env.fs.readFile(`${ROOT}\\mounts\\var\\lib\\kube-proxy\\kubeconfig-win.conf`).toString(), /certificate-authority: C:\\C\\0123abcd\\\/var\/run\/secrets/);
   const lines = r.stderr.trim().split('\n').map((l) => l.replace(/^(\w)\d{4} [\d:.]+ +\d+ /, '$1 '));
-  assert.deepEqual(lines.slice(0, 5), [
+  assert.deepEqual(lines.slice(0, 6), [
     'I server.go:698] "Successfully retrieved node IP(s)" IPs=["172.18.0.5"]',
     'I server.go:254] "kube-proxy running in single-stack mode" ipFamily="IPv4"',
     'I proxier.go:710] "Hns Network loaded" hnsNetworkInfo=&{name:flannel.4096 id:a1b2 networkType:Overlay}',
+    // --v=6: NewProxier's V(3) line with the KubeProxyConfiguration defaults the script leaves alone.
+    'I proxier.go:750] "Record sync param" minSyncPeriod="1s" syncPeriod="30s" burstSyncs=2',
     'I server.go:497] "Version info" version="v1.33.1"',
     'I server.go:499] "Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""',
   ]);
