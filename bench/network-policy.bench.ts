@@ -7,8 +7,7 @@
 // Run: npx tsc -p . && node dist/bench/network-policy.bench.js   (table, then one JSON line; BENCH_NP_POLICIES,
 // BENCH_NP_PODS, BENCH_NP_RUNS, BENCH_NP_E2E=0 for the component figures alone)
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,9 +21,8 @@ import { evaluatePolicies } from '../src/network/policy/evaluate.js';
 import { policyPod } from '../src/network/policy/flow-check.js';
 import { renderHnsAcls } from '../src/network/policy/hns-acls.js';
 import { addNode, addPod, addService, listener, modelCluster } from '../src/network/testing/model-cluster.js';
+import { kubectl, runWith, upWinkube, WINKUBE } from './winkube-process.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const WINKUBE = join(ROOT, 'bin', 'winkube.js');
 const POLICIES = Number(process.env.BENCH_NP_POLICIES ?? 1000);
 const PODS = Number(process.env.BENCH_NP_PODS ?? 10_000);
 const RUNS = Number(process.env.BENCH_NP_RUNS ?? 20);
@@ -129,29 +127,6 @@ function component() {
 
 // ---------------------------------------------------------------- end to end through `winkube up`
 
-async function up(dir: string, fleet: string): Promise<{ proc: ChildProcess; kubeconfig: string }> {
-  const kubeconfig = join(dir, 'kubeconfig');
-  const proc = spawn(process.execPath, [WINKUBE, 'up', '--data-dir', dir, '--port', '0', '--log-level', 'error', '--dashboard=false', '--fleet', fleet], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!existsSync(kubeconfig)) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`winkube up did not become ready:\n${out}`);
-    await sleep(20);
-  }
-  return { proc, kubeconfig };
-}
-
-function run(cmd: string, args: string[], kubeconfig: string, input?: string): { code: number; stdout: string; stderr: string; ms: number } {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8', input, maxBuffer: 64 * 2 ** 20 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
-}
-function kubectl(kubeconfig: string, args: string[], input?: string): string {
-  const r = run('kubectl', args, kubeconfig, input);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
 
 const FLEET = `apiVersion: winkube.io/v1alpha1
 kind: NodeFleet
@@ -187,7 +162,7 @@ async function endToEnd() {
   const dir = mkdtempSync(join(tmpdir(), 'winkube-np-bench-'));
   const fleet = join(dir, 'fleet.yaml');
   writeFileSync(fleet, FLEET);
-  const { proc, kubeconfig } = await up(dir, fleet);
+  const { proc, kubeconfig } = await upWinkube(dir, ['--fleet', fleet]);
   const t = new HttpTransport(optionsFromKubeconfig(loadKubeconfig(kubeconfig)));
   try {
     const nsYaml = Array.from({ length: NAMESPACES }, (_, n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ns-${n}, labels: {team: t${n % 5}}}\n`).join('---\n');
@@ -206,7 +181,7 @@ async function endToEnd() {
       const api: number[] = [];
       const check: number[] = [];
       for (let i = 0; i < RUNS + 2; i++) {
-        const r = run(process.execPath, [WINKUBE, 'net', 'trace', 'pod/ns-0/client', 'svc/ns-0/web'], kubeconfig);
+        const r = runWith(kubeconfig, process.execPath, [WINKUBE, 'net', 'trace', 'pod/ns-0/client', 'svc/ns-0/web']);
         if (i >= 2) proc_.push(r.ms);
         let t0 = performance.now();
         await traceApi();

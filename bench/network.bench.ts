@@ -12,17 +12,18 @@
 // Run: npx tsc -p . && node dist/bench/network.bench.js   (table, then one JSON line; BENCH_NET_RUNS, BENCH_NET_ROUNDS,
 // BENCH_NET_PROC_ROUNDS)
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpTransport, optionsFromKubeconfig } from '../src/client/http-transport.js';
 import { loadKubeconfig } from '../src/client/kubeconfig.js';
 import { agentNode, nodeProxyGet } from '../src/cli/cluster-access.js';
 import type { SerializedTrace } from '../src/network/model/serialize.js';
+import { kubectl, runWith, upWinkube, WINKUBE } from './winkube-process.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const WINKUBE = join(ROOT, 'bin', 'winkube.js');
+
 const RUNS = Number(process.env.BENCH_NET_RUNS ?? 20);
 const ROUNDS = Number(process.env.BENCH_NET_ROUNDS ?? 10);
 const PROC_ROUNDS = Number(process.env.BENCH_NET_PROC_ROUNDS ?? 3);
@@ -34,30 +35,7 @@ function pct(xs: number[], p: number): number {
 const median = (xs: number[]) => pct(xs, 50);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function up(dir: string): Promise<{ proc: ChildProcess; kubeconfig: string }> {
-  const kubeconfig = join(dir, 'kubeconfig');
-  const proc = spawn(process.execPath, [WINKUBE, 'up', '--data-dir', dir, '--port', '0', '--log-level', 'error', '--dashboard=false'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!existsSync(kubeconfig)) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`winkube up did not become ready:\n${out}`);
-    await sleep(20);
-  }
-  return { proc, kubeconfig };
-}
-
-function run(cmd: string, args: string[], kubeconfig: string, input?: string): { code: number; stdout: string; stderr: string; ms: number } {
-  const t0 = performance.now();
-  const r = spawnSync(cmd, args, { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8', input });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
-}
-function kubectl(kubeconfig: string, args: string[], input?: string): string {
-  const r = run('kubectl', args, kubeconfig, input);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-const winkube = (kubeconfig: string, args: string[]) => run(process.execPath, [WINKUBE, ...args], kubeconfig);
+const winkube = (kubeconfig: string, args: string[]) => runWith(kubeconfig, process.execPath, [WINKUBE, ...args]);
 
 interface PodItem { metadata: { name: string; deletionTimestamp?: string }; status: { phase?: string; podIP?: string } }
 interface SliceItem { endpoints?: { addresses: string[]; conditions?: { ready?: boolean } }[] }
@@ -153,7 +131,7 @@ async function scaleRound(t: HttpTransport, kubeconfig: string, clientNode: stri
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'winkube-net-bench-'));
-  const { proc, kubeconfig } = await up(dir);
+  const { proc, kubeconfig } = await upWinkube(dir);
   const t = new HttpTransport(optionsFromKubeconfig(loadKubeconfig(kubeconfig)));
   try {
     // The seed's manifest, pinned to the WS2019 nodes (unpinned, replicas past two spread onto the WS2022 node, whose

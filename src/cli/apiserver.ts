@@ -10,6 +10,7 @@ import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { addLogLevel, collect, loggerFor, parsePort, serveUntilSignal } from './component-runtime.js';
 import type { LogLevel } from '../util/log.js';
 import { AUTHORIZATION_MODE_CHOICES, authorizationModesFromFlag, DEFAULT_AUTHORIZATION_MODES } from '../apiserver/authz/modes.js';
+import { checkMaxInFlight, type MaxInFlightLimits } from '../apiserver/max-in-flight.js';
 
 interface Opts {
   dataDir: string;
@@ -21,6 +22,8 @@ interface Opts {
   writeKubeconfig?: string;
   authorizationMode: string;
   enablePriorityAndFairness: boolean;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   logLevel: LogLevel;
 }
 
@@ -41,7 +44,9 @@ export function apiserverCommand(): Command {
     .option('--service-cluster-ip-range <cidrs>', 'Service ClusterIP ranges: one CIDR, or two of different families', '10.96.0.0/12')
     .option('--control-plane-endpoint <url>', 'the URL joining nodes are told (kube-public/cluster-info); this server when absent')
     .option('--write-kubeconfig <file>', 'where to write the admin kubeconfig (default <data-dir>/kubeconfig)')
-    .option('--enable-priority-and-fairness [bool]', 'classify, queue and limit requests with API Priority and Fairness; false serves every request at once', (v: string) => v !== 'false', true)
+    .option('--max-requests-inflight <n>', 'reads in flight; with API Priority and Fairness, summed with --max-mutating-requests-inflight into the seats it shares among its priority levels', Number, 400)
+    .option('--max-mutating-requests-inflight <n>', 'writes in flight (see --max-requests-inflight); 0 means no limit without API Priority and Fairness', Number, 200)
+    .option('--enable-priority-and-fairness [bool]', 'classify, queue and limit requests with API Priority and Fairness; false leaves only the two in-flight limits', (v: string) => v !== 'false', true)
     .option('--authorization-mode <modes>', `ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (Node, RBAC, AlwaysAllow, AlwaysDeny are served)`, DEFAULT_AUTHORIZATION_MODES.join(','));
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {
@@ -60,6 +65,12 @@ export function apiserverCommand(): Command {
     } catch (err) {
       throw new InvalidArgumentError((err as Error).message);
     }
+    let maxInFlight: MaxInFlightLimits;
+    try {
+      maxInFlight = checkMaxInFlight({ readOnly: o.maxRequestsInflight, mutating: o.maxMutatingRequestsInflight }, o.enablePriorityAndFairness !== false);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
     const logger = loggerFor(o.logLevel);
     const dataDir = resolve(o.dataDir);
     const store = o.storage === 'etcd' ? new EtcdStore({ endpoints, logger: logger.child('storage/etcd') }) : undefined;
@@ -71,7 +82,7 @@ export function apiserverCommand(): Command {
     // The same Cluster `winkube up` runs, with no component beside the API server.
     const cluster = new Cluster({
       dataDir, port: o.port, logger, store, serviceCidr: o.serviceClusterIpRange, controlPlaneEndpoint: o.controlPlaneEndpoint,
-      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`), authorizationModes, priorityAndFairness: o.enablePriorityAndFairness !== false,
+      components: { controllers: false, scheduler: false, nodes: false }, progress: (s) => say(`  ✓ ${s}`), authorizationModes, priorityAndFairness: o.enablePriorityAndFairness !== false, maxInFlight,
     });
     try {
       await cluster.start();

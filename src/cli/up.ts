@@ -12,6 +12,7 @@ import { fleetWarnings, formatFleetWarnings } from '../node/fleet-support.js';
 import { EtcdStore } from '../storage/etcd/etcd-store.js';
 import { AUTHORIZATION_MODE_CHOICES, authorizationModesFromFlag, DEFAULT_AUTHORIZATION_MODES } from '../apiserver/authz/modes.js';
 import { createLogger, type LogLevel } from '../util/log.js';
+import { checkMaxInFlight, type MaxInFlightLimits } from '../apiserver/max-in-flight.js';
 import { flagHelp, parseFlags, UsageError, type FlagSpec } from './flags.js';
 import type { Command } from './main.js';
 
@@ -29,7 +30,9 @@ const FLAGS: FlagSpec[] = [
   { name: 'storage', type: 'string', help: 'sqlite (a file in the data dir) | etcd (a running etcd 3.4+ cluster)', default: 'sqlite', placeholder: 'KIND' },
   { name: 'etcd-endpoints', type: 'string', help: 'with --storage etcd: comma-separated client URLs', default: 'http://127.0.0.1:2379', placeholder: 'URLS' },
   { name: 'horizontal-pod-autoscaler-sync-period', type: 'string', help: 'kube-controller-manager\'s: how often the horizontal pod autoscaler looks at each HPA\'s metrics and target', default: '15s', placeholder: 'DURATION' },
-  { name: 'enable-priority-and-fairness', type: 'boolean', help: 'kube-apiserver\'s: classify, queue and limit requests with API Priority and Fairness (FlowSchemas and PriorityLevelConfigurations); false serves every request at once', default: true },
+  { name: 'max-requests-inflight', type: 'number', help: 'kube-apiserver\'s: reads in flight; with API Priority and Fairness, summed with --max-mutating-requests-inflight into the seats it shares among its priority levels', default: 400, placeholder: 'N' },
+  { name: 'max-mutating-requests-inflight', type: 'number', help: 'kube-apiserver\'s: writes in flight (see --max-requests-inflight); 0 means no limit without API Priority and Fairness', default: 200, placeholder: 'N' },
+  { name: 'enable-priority-and-fairness', type: 'boolean', help: 'kube-apiserver\'s: classify, queue and limit requests with API Priority and Fairness (FlowSchemas and PriorityLevelConfigurations); false leaves only the two in-flight limits', default: true },
   { name: 'authorization-mode', type: 'string', help: `kube-apiserver's: ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (winkube serves Node, RBAC, AlwaysAllow and AlwaysDeny)`, default: DEFAULT_AUTHORIZATION_MODES.join(','), placeholder: 'MODES' },
   { name: 'threads', type: 'boolean', help: 'run the scheduler, the controller-manager and the node agent in worker threads beside the API server, so they use a second core; --threads=false keeps them on the API server\'s thread', default: true },
   { name: 'legacy-service-account-token-clean-up-period', type: 'string', help: 'kube-controller-manager\'s: how long an auto-generated ServiceAccount token Secret may go unused before the legacy token cleaner marks it invalid, and how long it then stays before it is deleted', default: '8760h0m0s', placeholder: 'DURATION' },
@@ -88,6 +91,12 @@ export const upCommand: Command = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+    let maxInFlight: MaxInFlightLimits;
+    try {
+      maxInFlight = checkMaxInFlight({ readOnly: flags['max-requests-inflight'] as number, mutating: flags['max-mutating-requests-inflight'] as number }, flags['enable-priority-and-fairness'] as boolean);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const storage = flags.storage as string;
     if (storage !== 'sqlite' && storage !== 'etcd') throw new UsageError(`invalid --storage "${storage}": sqlite or etcd`);
     const endpoints = (flags['etcd-endpoints'] as string).split(',').map((e) => e.trim()).filter(Boolean);
@@ -143,7 +152,7 @@ export const upCommand: Command = {
     const cluster = new Cluster({
       dataDir, port, profiles, logger, store, progress: (step) => say(`  ✓ ${step}`),
       dashboardPort: flags.dashboard ? dashboardPort : undefined, dnsPort, publish, nodeMonitorGracePeriodMs, hpaSyncPeriodMs, legacyTokenCleanUpPeriodMs, serviceCidr,
-      gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes, priorityAndFairness: flags['enable-priority-and-fairness'] as boolean,
+      gmsaWebhook: flags['gmsa-webhook'] as boolean, authorizationModes, priorityAndFairness: flags['enable-priority-and-fairness'] as boolean, maxInFlight,
       threads: flags.threads ? { logLevel: level } : undefined,
     });
     let stopping = false;

@@ -24,6 +24,7 @@ import { startDashboard } from '../dashboard/server.js';
 import type { NodeProfile } from '../node/profile.js';
 import type { Store } from '../storage/interfaces.js';
 import type { PortMapping } from '../network/publish/published-ports.js';
+import type { MaxInFlightLimits } from '../apiserver/max-in-flight.js';
 
 export interface ClusterConfig {
   dataDir: string;
@@ -62,6 +63,8 @@ export interface ClusterConfig {
   authorizationModes?: readonly string[];
   /** kube-apiserver's --enable-priority-and-fairness (on when absent). */
   priorityAndFairness?: boolean;
+  /** --max-requests-inflight / --max-mutating-requests-inflight (ControlPlaneConfig.maxInFlight). */
+  maxInFlight?: MaxInFlightLimits;
 }
 
 export class Cluster {
@@ -82,7 +85,7 @@ export class Cluster {
     this.pki = loadOrCreatePki(cfg.dataDir, [...new Set(['127.0.0.1', '::1', '10.96.0.1', apiServiceIP])]);
     this.controlPlane = new ControlPlane({
       dataDir: cfg.dataDir, store: cfg.store, clock: this.clock, logger: cfg.logger, strategies: STRATEGIES, serviceCidr: cfg.serviceCidr,
-      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert }, authorizationModes: cfg.authorizationModes, priorityAndFairness: cfg.priorityAndFairness,
+      kubeletClient: { ...this.pki.kubeletClient, ca: this.pki.ca.cert }, authorizationModes: cfg.authorizationModes, priorityAndFairness: cfg.priorityAndFairness, maxInFlight: cfg.maxInFlight,
     });
     this.http = new HttpFrontEnd({
       api: this.controlPlane.api,

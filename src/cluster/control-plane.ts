@@ -47,6 +47,7 @@ import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { ThreadedSqliteStore } from '../storage/sqlite/threaded-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
+import type { MaxInFlightLimits } from '../apiserver/max-in-flight.js';
 
 export interface ControlPlaneConfig {
   /** Where state lives; undefined keeps everything in memory (tests). */
@@ -73,6 +74,8 @@ export interface ControlPlaneConfig {
   authorizationModes?: readonly string[];
   /** --enable-priority-and-fairness (on when absent). */
   priorityAndFairness?: boolean;
+  /** --max-requests-inflight and --max-mutating-requests-inflight: APF's seats are their sum; without APF, the buckets. */
+  maxInFlight?: MaxInFlightLimits;
 }
 
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
@@ -152,7 +155,8 @@ export class ControlPlane {
     this.api = new ApiServer({
       registry: this.registry,
       store: this.store,
-      ...(cfg.priorityAndFairness === false ? { flowControl: false } : {}),
+      ...(cfg.priorityAndFairness === false ? { flowControl: false, maxInFlight: cfg.maxInFlight }
+        : cfg.maxInFlight ? { flowControl: { serverConcurrencyLimit: cfg.maxInFlight.readOnly + cfg.maxInFlight.mutating } } : {}),
       clock: cfg.clock,
       logger: cfg.logger.child('apiserver'),
       patcher: createPatcher(cfg.clock),

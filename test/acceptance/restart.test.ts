@@ -54,6 +54,13 @@ test('winkube --help and up --help document the commands and flags', () => {
   const bad = run(['up', '--nope']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /unknown flag: --nope/);
+  // kube-apiserver's in-flight flags, refused with its texts before anything starts.
+  for (const cmd of ['up', 'apiserver']) {
+    const seats = run([cmd, '--max-requests-inflight', '0', '--max-mutating-requests-inflight', '0']);
+    assert.equal(seats.status, 2, cmd);
+    assert.match(seats.stderr, /invalid configuration: MaxRequestsInFlight=0 and MaxMutatingRequestsInFlight=0; they must add up to something positive/, cmd);
+  }
+  assert.match(run(['apiserver', '--max-mutating-requests-inflight', '-1']).stderr, /--max-mutating-requests-inflight can not be negative value/);
 });
 
 test('a fleet file with a mistake is refused with the field path', () => {

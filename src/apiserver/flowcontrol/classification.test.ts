@@ -95,3 +95,10 @@ test('flows: ByUser and ByNamespace hash to stable, distinct flow IDs', () => {
   // The Reject catch-all has no queues, so no flow hash.
   assert.equal(cfg.classify(rd('nobody', [], 'get', { resource: 'pods', namespace: 'x' })).hash, 0n);
 });
+
+test('the levels share the server\'s seats by their shares: node-high has 40 of 245', () => {
+  const cfg = new FlowControlConfig(1200);
+  cfg.digest(FLOW_SCHEMAS, PRIORITY_LEVELS);
+  assert.equal(cfg.levels.get('node-high')!.limits.nominal, 196, 'ceil(1200 × 40 / 245)');
+  assert.equal(defaults().levels.get('node-high')!.limits.nominal, 98);
+});

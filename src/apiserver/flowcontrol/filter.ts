@@ -127,7 +127,7 @@ export class FlowControl {
       ...out,
       headers: out.headers ? { ...out.headers, ...headers } : { ...headers },
       watch: async (sink) => {
-        const forget = this.watches.register(name === info.name ? info : { ...info, name });
+        const forget = this.watches.register(name === info.name ? info : { ...info, name }, fieldSelector);
         try {
           const stop = await start({ send: (ev) => sink.send(ev), close: () => { forget(); sink.close(); } });
           return () => { forget(); stop(); };

@@ -77,3 +77,24 @@ test('watch tracker: a write hears the resource-wide, namespace and named watche
   forget[4]!();
   assert.equal(wt.interested(info('/api/v1/namespaces/a/pods/p', 'PUT', false)), 2, 'each watch is forgotten once');
 });
+
+test('watch tracker: pod watches pinned to a node (the kubelets\' watches) are not counted, as kube leaves them out', () => {
+  const wt = new WatchTracker();
+  const pods = parseRequestInfo('GET', '/api/v1/pods', true);
+  const table: [fieldSelector: string | undefined, counted: boolean][] = [
+    ['spec.nodeName=node-1', false],
+    ['spec.nodeName==node-1,status.phase!=Failed', false],
+    ['spec.nodeName=', true], // the empty value is counted (kube approximates every pinned value by it)
+    ['spec.nodeName!=node-1', true],
+    ['metadata.namespace=a', true],
+    ['spec.nodeName', true], // unparsable: nothing pinned
+    [undefined, true],
+  ];
+  for (const [selector, counted] of table) {
+    wt.register(pods, selector);
+  }
+  assert.equal(wt.interested(parseRequestInfo('PUT', '/api/v1/namespaces/a/pods/p', false)), table.filter(([, c]) => c).length);
+  // Only pods are indexed: a node-pinned watch of another resource counts.
+  wt.register(parseRequestInfo('GET', '/api/v1/events', true), 'spec.nodeName=node-1');
+  assert.equal(wt.interested(parseRequestInfo('POST', '/api/v1/namespaces/a/events', false)), 1);
+});

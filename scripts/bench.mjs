@@ -1,0 +1,32 @@
+// `npm run bench [name…]`: builds, then runs the benchmarks under bench/ one after another (all of them, or those
+// named, e.g. `npm run bench scale api`), each printing its table and a JSON line. Environment variables tune each
+// bench (see the header of its file, e.g. BENCH_NODES and BENCH_PODS for scale).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+spawnSync(process.execPath, [join(root, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit' });
+
+const dir = join(root, 'dist', 'bench');
+const all = readdirSync(dir).filter((f) => f.endsWith('.bench.js')).map((f) => f.slice(0, -'.bench.js'.length)).sort();
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !all.includes(w));
+if (unknown.length) {
+  console.error(`no such bench: ${unknown.join(', ')} (there are: ${all.join(', ')})`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of wanted.length ? wanted : all) {
+  console.log(`\n== ${name}`);
+  // Run from dist/ so worker threads find their compiled entry points.
+  const r = spawnSync(process.execPath, [join(dir, `${name}.bench.js`)], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
