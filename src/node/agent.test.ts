@@ -7,6 +7,7 @@ import { FakeClock } from '../util/clock.js';
 import { silentLogger } from '../util/log.js';
 import { NodeAgent } from './agent.js';
 import { defaultFleet } from './fleet-defaults.js';
+import { LEASE_RENEW_JITTER, nextHeartbeatMs } from './lease.js';
 import { DEFAULT_KUBELET_VERSION } from './profile.js';
 import { FakeClient } from './testing/fake-client.js';
 
@@ -46,10 +47,10 @@ test('start registers every node Ready with labels, nodeInfo, allocatable and a 
   agent.stop();
 });
 
-test('lease renews every 10 s; unchanged node status is not rewritten', async () => {
+test('lease renews every 10 s (plus up to 4 % jitter); unchanged node status is not rewritten', async () => {
   const { client, clock, agent } = await setup();
   const before = client.log.length;
-  await clock.advance(10_000);
+  await clock.advance(10_000 * (1 + LEASE_RENEW_JITTER));
   const writes = client.log.slice(before);
   assert.equal(writes.filter((w) => w.startsWith('patch leases')).length, 5);
   assert.equal(writes.filter((w) => w.startsWith('patch nodes')).length, 0);
@@ -104,4 +105,10 @@ test('pods for nodes the agent does not host are ignored', async () => {
   assert.equal(pod.status?.phase, 'Pending');
   assert.equal(client.log.filter((l) => l.includes('elsewhere/status')).length, 0);
   agent.stop();
+});
+
+test('heartbeats wait 10 s plus up to 4 % at random (wait.JitterUntil with factor 0.04)', () => {
+  assert.equal(nextHeartbeatMs(() => 0), 10_000);
+  assert.equal(nextHeartbeatMs(() => 0.5), 10_200);
+  assert.ok(nextHeartbeatMs(() => 0.999_999) < 10_400);
 });

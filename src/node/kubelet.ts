@@ -24,7 +24,7 @@ import { nodeRef, previousBoot, rebootedMessage } from './boot.js';
 import { buildPodStatus } from './pod-status.js';
 import { newPodRuntime } from './pod-runtime.js';
 import { computeAllocatable, type NodeProfile } from './profile.js';
-import { renewLease, LEASE_RENEW_MS } from './lease.js';
+import { nextHeartbeatMs, renewLease } from './lease.js';
 import { WindowsServiceManager } from './os/windows/services.js';
 import { ranBefore, restorePodRuntime } from './restore.js';
 import { containerSpec, type PodRuntime } from './runtime-state.js';
@@ -307,7 +307,7 @@ export class Kubelet {
     if (this.stopped || this.suspended) return;
     this.heartbeat = this.o.clock.setTimeout(() => {
       void Promise.allSettled([this.renew(), this.reportStatus(false)]).finally(() => this.tick());
-    }, LEASE_RENEW_MS);
+    }, nextHeartbeatMs());
   }
 
   private async renew(): Promise<void> {

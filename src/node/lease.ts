@@ -11,6 +11,16 @@ export const LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_DURATION_SECONDS = 40;
 /** renewInterval = 0.25 × leaseDuration. */
 export const LEASE_RENEW_MS = 10_000;
+/** wait.JitterUntil(…, renewInterval, 0.04, …): each wait is up to 4 % longer, at random. */
+export const LEASE_RENEW_JITTER = 0.04;
+
+/**
+ * The wait before the next heartbeat: the interval plus up to 4 % (the lease controller's and the kubelet's node
+ * status loop's jitter), so kubelets started together drift apart instead of renewing in one burst.
+ */
+export function nextHeartbeatMs(random: () => number = Math.random): number {
+  return LEASE_RENEW_MS * (1 + LEASE_RENEW_JITTER * random());
+}
 
 export function leaseObject(node: string, nodeUid: string | undefined, now: number): KubeObject {
   return {
