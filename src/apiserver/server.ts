@@ -33,7 +33,6 @@ import type { TokenIssuerConfig } from './token-request.js';
 import type { OidcDiscovery } from './authn/oidc-discovery.js';
 import { FlowControl, type FlowControlOptions } from './flowcontrol/filter.js';
 import { APF_FIELD_MANAGER, FlowControlSource } from './flowcontrol/source.js';
-import { DEFAULT_MAX_IN_FLIGHT, MaxInFlight, type MaxInFlightLimits } from './max-in-flight.js';
 
 export interface ApiServerConfig {
   registry: Registry;
@@ -67,8 +66,6 @@ export interface ApiServerConfig {
   oidcDiscovery?: OidcDiscovery;
   /** API Priority and Fairness (on by default, as --enable-priority-and-fairness); false turns it off. */
   flowControl?: FlowControlOptions | false;
-  /** With flowControl false: the two in-flight buckets (400 and 200 when absent, as kube-apiserver's defaults). */
-  maxInFlight?: MaxInFlightLimits;
 }
 
 export const JSON_TYPE = 'application/json';
@@ -88,7 +85,6 @@ export class ApiServer {
   private readonly processMetrics = new ProcessMetrics();
   /** Classifies, queues and limits requests (src/apiserver/flowcontrol). */
   readonly flowControl?: FlowControl;
-  private readonly maxInFlight?: MaxInFlight;
   private flowControlSource?: FlowControlSource;
   serverAddress: string;
 
@@ -115,8 +111,6 @@ export class ApiServer {
       // Lists are charged by the objects stored for their resource: the watch cache's size.
       const objectCount = (group: string, resource: string) => this.storeFor(group, resource)?.cache.size();
       this.flowControl = new FlowControl({ objectCount, ...cfg.flowControl });
-    } else {
-      this.maxInFlight = new MaxInFlight(cfg.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     }
   }
 
@@ -268,10 +262,10 @@ export class ApiServer {
     const info = parseRequestInfo(req.method, path, watchParam);
     // API Priority and Fairness comes after authentication and impersonation and before authorization
     // (server/config.go DefaultBuildHandlerChain), so refusals carry its headers too.
-    // Without it, the two in-flight buckets it replaced (WithMaxInFlightLimit) take its place.
-    const exec = () => this.dispatch(req, path, info).catch((err: unknown) => errorResponse(err, this.cfg.logger));
-    const user = req.user ?? SYSTEM_USER;
-    return this.flowControl ? this.flowControl.serve(info, req.method, user, req.query, exec, req.signal) : this.maxInFlight!.serve(info, user, exec);
+    const fc = this.flowControl;
+    if (!fc) return this.dispatch(req, path, info);
+    return fc.serve(info, req.method, req.user ?? SYSTEM_USER, req.query,
+      () => this.dispatch(req, path, info).catch((err: unknown) => errorResponse(err, this.cfg.logger)), req.signal);
   }
 
   private async dispatch(req: ServerRequest, path: string, info: RequestInfo): Promise<ServerResponse> {
@@ -292,7 +286,7 @@ export class ApiServer {
       case '/version':
         return json(200, versionInfo());
       case '/metrics':
-        return { status: 200, body: this.processMetrics.render() + (this.flowControl?.metrics() ?? this.maxInFlight?.metrics() ?? ''), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+        return { status: 200, body: this.processMetrics.render() + (this.flowControl?.metrics() ?? ''), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
       case '/healthz': case '/livez': case '/readyz':
         return { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8' };
       case '/api': case '/apis':

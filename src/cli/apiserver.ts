@@ -45,8 +45,8 @@ export function apiserverCommand(): Command {
     .option('--control-plane-endpoint <url>', 'the URL joining nodes are told (kube-public/cluster-info); this server when absent')
     .option('--write-kubeconfig <file>', 'where to write the admin kubeconfig (default <data-dir>/kubeconfig)')
     .option('--max-requests-inflight <n>', 'reads in flight; with API Priority and Fairness, summed with --max-mutating-requests-inflight into the seats it shares among its priority levels', Number, 400)
-    .option('--max-mutating-requests-inflight <n>', 'writes in flight (see --max-requests-inflight); 0 means no limit without API Priority and Fairness', Number, 200)
-    .option('--enable-priority-and-fairness [bool]', 'classify, queue and limit requests with API Priority and Fairness; false leaves only the two in-flight limits', (v: string) => v !== 'false', true)
+    .option('--max-mutating-requests-inflight <n>', 'writes in flight (see --max-requests-inflight); summed with it into API Priority and Fairness\'s seats', Number, 200)
+    .option('--enable-priority-and-fairness [bool]', 'classify, queue and limit requests with API Priority and Fairness; false serves every request at once', (v: string) => v !== 'false', true)
     .option('--authorization-mode <modes>', `ordered list of authorizers after system:masters, comma-separated: ${AUTHORIZATION_MODE_CHOICES.join(',')} (Node, RBAC, AlwaysAllow, AlwaysDeny are served)`, DEFAULT_AUTHORIZATION_MODES.join(','));
   addLogLevel(cmd);
   return cmd.action(async (o: Opts) => {

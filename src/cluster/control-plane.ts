@@ -74,7 +74,7 @@ export interface ControlPlaneConfig {
   authorizationModes?: readonly string[];
   /** --enable-priority-and-fairness (on when absent). */
   priorityAndFairness?: boolean;
-  /** --max-requests-inflight and --max-mutating-requests-inflight: APF's seats are their sum; without APF, the buckets. */
+  /** --max-requests-inflight and --max-mutating-requests-inflight: APF's seats are their sum. */
   maxInFlight?: MaxInFlightLimits;
 }
 
@@ -155,7 +155,7 @@ export class ControlPlane {
     this.api = new ApiServer({
       registry: this.registry,
       store: this.store,
-      ...(cfg.priorityAndFairness === false ? { flowControl: false, maxInFlight: cfg.maxInFlight }
+      ...(cfg.priorityAndFairness === false ? { flowControl: false }
         : cfg.maxInFlight ? { flowControl: { serverConcurrencyLimit: cfg.maxInFlight.readOnly + cfg.maxInFlight.mutating } } : {}),
       clock: cfg.clock,
       logger: cfg.logger.child('apiserver'),
