@@ -2,7 +2,7 @@
 // deploy/local-path-storage.yaml): the namespace the helper pods run in, their ServiceAccount, and the
 // `local-path-config` ConfigMap. Created once; a ConfigMap the user changed is left as it is.
 
-import { isAlreadyExists } from '../api/errors.js';
+import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
 import { R } from '../client/resources.js';
@@ -15,10 +15,17 @@ export async function ensureLocalPathStorage(client: Client): Promise<void> {
     [R.configmaps, NAMESPACE, defaultConfigMap()],
   ];
   for (const [rt, ns, obj] of objects) {
-    try {
-      await client.create(rt, ns, obj as KubeObject);
-    } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
+    // On etcd the API server learns of the namespace it just created from its watch, a moment later: until then
+    // NamespaceLifecycle answers NotFound for objects in it (kube's plugin would look the namespace up live).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.create(rt, ns, obj as KubeObject);
+        break;
+      } catch (e) {
+        if (isAlreadyExists(e)) break;
+        if (!(ns && isNotFound(e) && attempt < 50)) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
   }
 }
