@@ -2,17 +2,12 @@
 // named, e.g. `npm run bench scale api`), each printing its table and a JSON line. Environment variables tune each
 // bench (see the header of its file, e.g. BENCH_NODES and BENCH_PODS for scale).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureBuilt } from './ensure-built.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-spawnSync(process.execPath, [join(root, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit' });
+ensureBuilt(root);
 
 const dir = join(root, 'dist', 'bench');
 const all = readdirSync(dir).filter((f) => f.endsWith('.bench.js')).map((f) => f.slice(0, -'.bench.js'.length)).sort();

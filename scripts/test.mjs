@@ -4,18 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureBuilt } from './ensure-built.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const layers = process.argv.slice(2);
 const want = (l) => layers.length === 0 || layers.includes(l);
 
-if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-spawnSync(process.execPath, [join(root, 'scripts', 'copy-assets.mjs')], { stdio: 'inherit' });
+ensureBuilt(root);
 
 function testsUnder(dir) {
   if (!existsSync(dir)) return [];
