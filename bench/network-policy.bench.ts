@@ -19,7 +19,7 @@ import type { SerializedTrace } from '../src/network/model/serialize.js';
 import type { PodNet } from '../src/network/model/types.js';
 import { evaluatePolicies } from '../src/network/policy/evaluate.js';
 import { policyPod } from '../src/network/policy/flow-check.js';
-import { renderHnsAcls } from '../src/network/policy/hns-acls.js';
+import { HnsAclRenderer, renderHnsAcls } from '../src/network/policy/hns-acls.js';
 import { addNode, addPod, addService, listener, modelCluster } from '../src/network/testing/model-cluster.js';
 import { kubectl, runWith, upWinkube, WINKUBE } from './winkube-process.js';
 
@@ -92,10 +92,11 @@ function component() {
   }
   const traceDirect: number[] = [];
   const traceVip: number[] = [];
+  let t = 0;
   for (let i = 0; i < 2_000; i++) {
     const a = pick();
     const b = pick();
-    let t = performance.now();
+    t = performance.now();
     net.trace({ from: { kind: 'pod', ip: a.ip }, to: b.ip, protocol: 'TCP', port: 80 }, { peek: true });
     traceDirect.push(performance.now() - t);
     t = performance.now();
@@ -103,26 +104,39 @@ function component() {
     traceVip.push(performance.now() - t);
   }
   // A client's label changes: the next verdict reads the new labels (no cache to invalidate), and Calico for Windows
-  // re-renders the ACLs of every pod endpoint on its nodes once (followPoliciesInHns runs renderHnsAcls per turn).
+  // re-renders the ACLs the change touches (followPoliciesInHns keeps one HnsAclRenderer); beside it a render from
+  // scratch of every pod endpoint on its nodes (what each change cost before the renderer kept its state).
   const relabel: number[] = [];
   const render: number[] = [];
+  const full: number[] = [];
+  const rerendered: number[] = [];
+  const renderer = new HnsAclRenderer(net);
+  t = performance.now();
+  renderer.render();
+  const firstRenderMs = performance.now() - t;
   for (let i = 0; i < 10; i++) {
     const a = live.find((p, j) => j >= i * 7 && labels.get(p)!.role === 'client' && labels.get(p)!.app === 'app-1' && p.namespace === 'ns-0')!;
     const b = live.find((p) => p.namespace === 'ns-0' && labels.get(p)!.app === 'app-0')!;
     const flip = () => evaluatePolicies(ctx, 'Ingress', policyPod(b), { ip: a.ip, pod: policyPod(a) }, { protocol: 'TCP', port: 80 });
     const before = flip();
-    let t = performance.now();
+    t = performance.now();
     labels.set(a, { ...labels.get(a)!, role: 'other' });
     const after = flip();
     relabel.push(performance.now() - t);
     if (before.isolated && after.isolated && before.allowed === after.allowed) throw new Error('the relabel did not change the verdict');
-    labels.set(a, { ...labels.get(a)!, role: 'client' });
+    // The client left np-0's peers: the renderer re-renders the endpoints np-0 selects; then the label goes back.
+    for (const role of ['other', 'client']) {
+      if (role === 'client') labels.set(a, { ...labels.get(a)!, role });
+      t = performance.now();
+      rerendered.push(renderer.render());
+      render.push(performance.now() - t);
+    }
     t = performance.now();
     renderHnsAcls(net);
-    render.push(performance.now() - t);
+    full.push(performance.now() - t);
   }
   const acls = nodes.reduce((n, x) => n + [...(x.hns?.endpoints.values() ?? [])].reduce((m, e) => m + e.policies.filter((p) => p.type === 'ACL').length, 0), 0);
-  return { pods: live.length, policies: net.policies.index.size, loadMs, verdict, allowedShare: allowed / verdict.length, traceDirect, traceVip, relabel, render, acls };
+  return { pods: live.length, policies: net.policies.index.size, loadMs, verdict, allowedShare: allowed / verdict.length, traceDirect, traceVip, relabel, render, full, rerendered, firstRenderMs, acls };
 }
 
 // ---------------------------------------------------------------- end to end through `winkube up`
@@ -253,10 +267,12 @@ row('one verdict (evaluatePolicies, random pod pairs)', c.verdict, us);
 row('a flow pod → pod traced (route, policy egress + ingress)', c.traceDirect, us);
 row('a flow pod → ClusterIP traced (kube-proxy load balancer, then the policy)', c.traceVip, us);
 row('a label change, then the next verdict for that client', c.relabel, us);
-row(`Calico for Windows HNS ACL re-render after it (every endpoint on ${NODES / 2} nodes; ${c.acls} ACLs)`, c.render);
+row(`Calico for Windows HNS ACL re-render after it (incremental; ${median(c.rerendered)} endpoints re-rendered)`, c.render);
+row(`the same rendered from scratch (every endpoint on ${NODES / 2} nodes; ${c.acls} ACLs)`, c.full);
+console.log(`  first render of the ${c.acls} ACLs: ${c.firstRenderMs.toFixed(0)} ms`);
 console.log(JSON.stringify({
   bench: 'network-policy', policies: c.policies, pods: c.pods,
-  component: { verdictUsP50: median(c.verdict) * 1000, verdictUsP99: pct(c.verdict, 99) * 1000, traceDirectUsP50: median(c.traceDirect) * 1000, traceVipUsP50: median(c.traceVip) * 1000, relabelUsP50: median(c.relabel) * 1000, aclRenderMsP50: median(c.render), aclRenderMsP99: pct(c.render, 99), acls: c.acls, allowedShare: c.allowedShare },
+  component: { verdictUsP50: median(c.verdict) * 1000, verdictUsP99: pct(c.verdict, 99) * 1000, traceDirectUsP50: median(c.traceDirect) * 1000, traceVipUsP50: median(c.traceVip) * 1000, relabelUsP50: median(c.relabel) * 1000, aclRenderMsP50: median(c.render), aclRenderMsP99: pct(c.render, 99), aclFullRenderMsP50: median(c.full), aclFirstRenderMs: c.firstRenderMs, aclEndpointsRerenderedP50: median(c.rerendered), acls: c.acls, allowedShare: c.allowedShare },
   ...(e ? { e2e: { traceProcMsP50: median(e.withPolicies.proc), traceProcMsP50NoPolicies: median(e.none.proc), traceApiMsP50: median(e.withPolicies.api), traceApiMsP50NoPolicies: median(e.none.api), checkApiMsP50: median(e.withPolicies.check), checkApiMsP50NoPolicies: median(e.none.check), relabelFlipMsP50: median(e.flips), relabelFlipMsP99: pct(e.flips, 99), kubectlLabelMsP50: median(e.labelProc), applyMs: e.applyMs } } : {}),
 }));
 process.exit(0);

@@ -43,7 +43,8 @@ export interface Strategy {
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   /** Carry over what an update may not change (e.g. status on the main resource, spec on /status). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-  validate?(obj: KubeObject): FieldError[];
+  /** `old` on update, for rules that depend on what was stored (CEL expressions unchanged since compile in kube's stored environment). */
+  validate?(obj: KubeObject, old?: KubeObject): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx?: StrategyContext): FieldError[];
   /** Field-selector fields beyond metadata.name / metadata.namespace. */
   fieldSelectors?: Record<string, (obj: KubeObject) => string | undefined>;

@@ -3,18 +3,22 @@
 // decoding into the Go types does when validation is not Strict.
 
 import { resolveSchema, type SchemaNode, type Schemas } from './schema-node.js';
+import { maskOf, type PatchMask } from './typed-decode.js';
 
 /** The node a $ref (or single allOf) leads to. */
 const resolve = (schemas: Schemas, node: SchemaNode | undefined) => resolveSchema(schemas, node).node;
 
-/** Unknown field paths of `value` against the named definition, in document order; `prune` also deletes them. */
-export function unknownFields(schemas: Schemas, definition: string, value: unknown, prune = false): string[] {
+/**
+ * Unknown field paths of `value` against the named definition, in document order; `prune` also deletes them. With
+ * `mask` (a merge patch), only the paths the patch sets are looked at: the rest is the stored object.
+ */
+export function unknownFields(schemas: Schemas, definition: string, value: unknown, prune = false, mask?: PatchMask): string[] {
   const out: string[] = [];
-  walk(schemas, resolve(schemas, { $ref: definition }), value, '', out, prune);
+  walk(schemas, resolve(schemas, { $ref: definition }), value, '', out, prune, mask);
   return out;
 }
 
-function walk(schemas: Schemas, node: SchemaNode | undefined, value: unknown, path: string, out: string[], prune: boolean): void {
+function walk(schemas: Schemas, node: SchemaNode | undefined, value: unknown, path: string, out: string[], prune: boolean, mask?: PatchMask): void {
   if (!node || node['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     const items = resolve(schemas, node.items);
@@ -23,7 +27,9 @@ function walk(schemas: Schemas, node: SchemaNode | undefined, value: unknown, pa
   }
   const obj = value as Record<string, unknown>;
   if (node.properties) {
-    for (const [k, v] of Object.entries(obj)) {
+    for (const k of Object.keys(mask ?? obj)) {
+      const v = obj[k];
+      if (mask && v === undefined) continue;
       const child = node.properties[k];
       const p = path ? `${path}.${k}` : k;
       if (!child) {
@@ -33,12 +39,14 @@ function walk(schemas: Schemas, node: SchemaNode | undefined, value: unknown, pa
         if (prune) delete obj[k];
         continue;
       }
-      walk(schemas, resolve(schemas, child), v, p, out, prune);
+      walk(schemas, resolve(schemas, child), v, p, out, prune, maskOf(mask, k));
     }
     return;
   }
   if (node.additionalProperties && typeof node.additionalProperties === 'object') {
     const child = resolve(schemas, node.additionalProperties);
-    for (const [k, v] of Object.entries(obj)) walk(schemas, child, v, path ? `${path}.${k}` : k, out, prune);
+    for (const k of Object.keys(mask ?? obj)) {
+      if (obj[k] !== undefined) walk(schemas, child, obj[k], path ? `${path}.${k}` : k, out, prune, maskOf(mask, k));
+    }
   }
 }

@@ -2,6 +2,7 @@
 // both call `ApiServer.handle`.
 
 import type { ResourceDecl } from '../api/interfaces.js';
+import type { PatchMask } from './typed-decode.js';
 import type { KubeObject } from '../api/types.js';
 import type { ApiRequest, ApiResponse } from '../client/interfaces.js';
 import type { AdmissionLookup, UserInfo } from './admission/interfaces.js';
@@ -68,9 +69,11 @@ export interface OpenApiProvider {
   v2Json(): object;
   v3Discovery(): object;
   v3(groupVersion: string): object | undefined;
-  /** Unknown-field paths of `obj` against its schema, e.g. ["spec.foo"], for fieldValidation. */
-  /** Paths of fields the resource's schema does not have; `prune` also deletes them from `obj`. */
-  unknownFields?(decl: ResourceDecl, obj: unknown, prune?: boolean): string[];
+  /**
+   * Paths of fields the resource's schema does not have (e.g. ["spec.foo"], for fieldValidation); `prune` also
+   * deletes them from `obj`; `mask` (a merge patch) limits the search to the paths it sets.
+   */
+  unknownFields?(decl: ResourceDecl, obj: unknown, prune?: boolean, mask?: PatchMask): string[];
 }
 
 /**

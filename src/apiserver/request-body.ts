@@ -8,7 +8,7 @@ import { warningValue } from './admission/warnings.js';
 import { decodeBody, decodeObjectBody } from './negotiate.js';
 import type { RequestContext, ResourceHandler } from './resource-handler.js';
 import { first } from './server.js';
-import { typeMismatch } from './typed-decode.js';
+import { typeMismatch, type PatchMask } from './typed-decode.js';
 
 /** What a body is decoded as, when not the resource itself (Scale, Binding, Eviction, DeleteOptions). */
 export interface TypedTarget {
@@ -30,10 +30,10 @@ export function decodeObject(h: ResourceHandler, ctx: RequestContext): KubeObjec
  * a 422 on the `patch` field when a patch produced it, and a 400 for a server-side apply configuration.
  * `patchText` is what kube prints as the patch's invalid value (the patched object, or the strategic patch).
  */
-export function checkTypes<T>(ctx: RequestContext, obj: T, how: 'decode' | 'patch' | 'apply', target: TypedTarget = {}, patchText?: string): T {
+export function checkTypes<T>(ctx: RequestContext, obj: T, how: 'decode' | 'patch' | 'apply', target: TypedTarget = {}, patchText?: string, mask?: PatchMask): T {
   const definition = target.definition ?? ctx.decl.definition;
   if (!definition) return obj;
-  const bad = typeMismatch(getComponentSchemas(), definition, obj);
+  const bad = typeMismatch(getComponentSchemas(), definition, obj, mask);
   if (!bad) return obj;
   const kind = target.kind ?? ctx.decl.kind;
   const apiVersion = target.apiVersion ?? ctx.rs.apiVersion;
@@ -53,8 +53,11 @@ export function checkTypes<T>(ctx: RequestContext, obj: T, how: 'decode' | 'patc
   throw StatusError.badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${bad.message}`);
 }
 
-/** kube's decoder rules for apiVersion and kind, then metadata's shape and field validation. */
-export function checkKind(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion): KubeObject {
+/**
+ * kube's decoder rules for apiVersion and kind, then metadata's shape and field validation (of the paths `mask`
+ * names only, when the object is a stored one with a merge patch applied).
+ */
+export function checkKind(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, expectKind = ctx.decl.kind, expectApiVersion = ctx.rs.apiVersion, mask?: PatchMask): KubeObject {
   for (const field of ['apiVersion', 'kind'] as const) {
     const v: unknown = obj[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
@@ -73,19 +76,19 @@ export function checkKind(h: ResourceHandler, ctx: RequestContext, obj: KubeObje
   if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) {
     throw StatusError.badRequest(`metadata: Invalid value: ${JSON.stringify(obj.metadata)}: must be an object`);
   }
-  checkFields(h, ctx, obj);
+  checkFields(h, ctx, obj, mask);
   return obj;
 }
 
 /** fieldValidation=Strict|Warn|Ignore against the OpenAPI schema (kubectl sends Strict by default). */
-export function checkFields(h: ResourceHandler, ctx: RequestContext, obj: KubeObject): void {
+export function checkFields(h: ResourceHandler, ctx: RequestContext, obj: KubeObject, mask?: PatchMask): void {
   const mode = first(ctx.req.query?.fieldValidation) ?? 'Warn';
   if (!['Strict', 'Warn', 'Ignore'].includes(mode)) {
     throw StatusError.badRequest(`fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`);
   }
   if (!h.cfg.openapi?.unknownFields) return;
   // Warn and Ignore decode as Go does into the typed object: fields the type lacks are dropped (Warn says which).
-  const unknown = h.cfg.openapi.unknownFields(ctx.decl, obj, mode !== 'Strict');
+  const unknown = h.cfg.openapi.unknownFields(ctx.decl, obj, mode !== 'Strict', mask);
   if (!unknown.length) return;
   if (mode === 'Strict') {
     throw StatusError.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);

@@ -2,6 +2,7 @@
 // with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
 
 import { fieldErr, StatusError } from '../api/errors.js';
+import type { PatchMask } from './typed-decode.js';
 import { parseFieldSelector } from '../api/field-selectors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject } from '../api/types.js';
@@ -183,12 +184,16 @@ export class ResourceHandler {
     if (body === undefined) throw StatusError.badRequest('the body of the request was empty');
     const hooks = writeHooks(this, ctx, 'UPDATE', namespace, subresource);
     if (type === 'apply') return this.apply(ctx, namespace, name, body, subresource);
+    // A merge patch can only make the paths it names wrong: the rest is the stored object, checked when written. So
+    // the decoder's checks walk those paths alone (a kubelet's status patch no longer walks the whole pod); not for
+    // custom resources, whose stored objects may predate a schema change, nor resources stored in another version.
+    const mask = type === 'merge' && !ctx.decl.unknownFields && !ctx.decl.storedAs && isPatchMask(body) ? body : undefined;
     const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => {
       const patched = this.cfg.patcher.apply(type, current, body, ctx.decl);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
-      return checkTypes(ctx, checkKind(this, ctx, patched), 'patch', {}, type === 'strategic' ? JSON.stringify(body) : undefined);
+      return checkTypes(ctx, checkKind(this, ctx, patched, undefined, undefined, mask), 'patch', {}, type === 'strategic' ? JSON.stringify(body) : undefined, mask);
     }, hooks, { dryRun: ctx.dryRun, subresource }));
     return json(200, updated, ctx.headers);
   }
@@ -237,4 +242,9 @@ function selectedName(fieldSelector: string): string {
   } catch {
     return '';
   }
+}
+
+/** A merge patch that is a JSON object: its key tree is the mask of what the patch can change. */
+function isPatchMask(body: unknown): body is PatchMask {
+  return body !== null && typeof body === 'object' && !Array.isArray(body);
 }

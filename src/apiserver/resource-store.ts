@@ -4,7 +4,7 @@
 
 import { StatusError } from '../api/errors.js';
 import type { Codec, ResourceDecl, StrategyContext } from '../api/interfaces.js';
-import { objectStorageKey, resourcePrefix } from '../api/registry.js';
+import { resourcePrefix } from '../api/registry.js';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/types.js';
 import { StoreError, type KeyValue, type Store } from '../storage/interfaces.js';
 import type { WatchCache } from '../storage/watch-cache.js';
@@ -73,7 +73,8 @@ export class ResourceStore {
   }
 
   key(namespace: string | undefined, name: string): string {
-    return objectStorageKey({ ...this.decl, ...(this.decl.storedAs ?? {}) }, namespace, name);
+    // objectStorageKey's layout under this.prefix (the stored resource's), without building a decl per call.
+    return this.decl.namespaced ? `${this.prefix}${namespace}/${name}` : `${this.prefix}${name}`;
   }
 
   /** The stored form of an object (JSON text), after conversion for resources stored as another one. */

@@ -98,6 +98,11 @@ export class ApiServer {
         const kv = rs?.cache.get(rs.key(namespace, name));
         return kv && rs ? rs.decode(kv) : undefined;
       },
+      getLive: async (group, resource, namespace, name) => {
+        const rs = this.storeFor(group, resource);
+        const kv = rs && (await this.cfg.store.get(rs.key(namespace, name)));
+        return kv && rs ? rs.decode(kv) : undefined;
+      },
       list: (group, resource, namespace) => {
         const rs = this.storeFor(group, resource);
         if (!rs) return [];

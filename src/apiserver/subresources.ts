@@ -161,7 +161,7 @@ async function scale(h: ResourceHandler, ctx: RequestContext, namespace: string 
     // The parent's own validation, then validating admission on the Scales of the new and the old parent.
     validate: async (obj, old) => {
       const sctx = { now: h.cfg.clock.now(), subresource: 'scale' };
-      const errs = [...(decl.strategy.validate?.(obj) ?? []), ...(old ? decl.strategy.validateUpdate?.(obj, old, sctx) ?? [] : [])];
+      const errs = [...(decl.strategy.validate?.(obj, old ?? undefined) ?? []), ...(old ? decl.strategy.validateUpdate?.(obj, old, sctx) ?? [] : [])];
       if (errs.length) throw StatusError.invalid(decl.group, decl.kind, obj.metadata.name ?? '', errs);
       const attrs = admission(toScale(obj, s), toScale(old ?? obj, s));
       try {

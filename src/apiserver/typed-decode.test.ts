@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { getComponentSchemas } from '../api/openapi/index.js';
 import { QUANTITY_FORMAT_ERROR, QUANTITY_SUFFIX_ERROR } from '../api/quantity.js';
+import { unknownFields } from './field-validation.js';
 import { typeMismatch } from './typed-decode.js';
 
 const schemas = getComponentSchemas();
@@ -79,3 +80,39 @@ test('nulls settle as Go decodes them, so later steps never meet null where a li
   // A null time stays: metav1.Time's zero value prints as null.
   assert.deepEqual(conditions.status.conditions[0], { type: 'Ready', status: 'True', lastProbeTime: null });
 });
+
+// A merge patch's key tree limits both decoder walks to what the patch can have changed (resource-handler.ts patch).
+test('with a merge patch as mask, only the paths the patch sets are checked', () => {
+  // The stored part holds a wrong type and an unknown field on purpose: a mask that reached it would report them.
+  const obj = (): Record<string, unknown> & { status: Record<string, unknown> } => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } },
+    spec: { containers: [{ name: 'c', image: 'i' }], hostNetwork: 'stale', stray: 1 },
+    status: { phase: 'Running', podIP: 7, conditions: [{ type: 'Ready', status: 'True' }], extra: true },
+  });
+  const cases: [string, Record<string, unknown>, string | undefined, string[]][] = [
+    ['a status field of the right type', { status: { phase: 'Pending' } }, undefined, []],
+    ['a wrong type the patch sets', { status: { podIP: 7 } }, 'status.podIP', []],
+    ['a list the patch replaces is checked whole', { status: { conditions: [{ type: 'Ready', status: 1 }] } }, 'status.conditions[0].status', []],
+    ['an unknown field the patch adds', { status: { extra: true } }, undefined, ['status.extra']],
+    ['a map the patch merges into', { metadata: { labels: { x: 'y' } } }, undefined, []],
+    ['a key the patch deletes', { status: { podIP: null } }, undefined, []],
+    ['an object replacing a scalar is checked whole', { spec: { hostNetwork: { on: true } } }, 'spec.hostNetwork', []],
+  ];
+  for (const [name, mask, badPath, unknown] of cases) {
+    const o = obj();
+    if ((mask.status as Record<string, unknown> | undefined)?.podIP === null) delete o.status.podIP;
+    else Object.assign(o, applyTop(o, mask));
+    assert.equal(typeMismatch(schemas, POD, o, mask)?.path, badPath, name);
+    assert.deepEqual(unknownFields(schemas, `#/components/schemas/${POD}`, o, false, mask), unknown, name);
+  }
+  // Without a mask the whole object is walked, stored part included.
+  assert.equal(typeMismatch(schemas, POD, obj())?.path, 'spec.hostNetwork');
+  assert.deepEqual(unknownFields(schemas, `#/components/schemas/${POD}`, obj()), ['spec.stray', 'status.extra']);
+});
+
+/** A shallow two-level merge, enough for the masks above (the real merge is patch/merge-patch.ts). */
+function applyTop(o: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(patch)) out[k] = { ...(o[k] as object), ...(v as object) };
+  return out;
+}

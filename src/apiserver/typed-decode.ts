@@ -109,7 +109,11 @@ class Walker {
     return { message: opts.message ?? `json: cannot unmarshal ${given} into ${field} of type ${gt}`, path, goType: gt, got };
   }
 
-  walk(raw: Node | undefined, value: unknown): TypeMismatch | undefined {
+  /**
+   * `mask` (a merge patch) limits the walk to the keys it names: the rest of a patched object is the stored one,
+   * which decoded before. A mask value that is not an object (a replaced value or list) is walked whole.
+   */
+  walk(raw: Node | undefined, value: unknown, mask?: PatchMask): TypeMismatch | undefined {
     // null decodes to the zero value of any Go type.
     if (value === null || value === undefined) return undefined;
     const { node, def } = resolve(this.schemas, raw);
@@ -138,16 +142,17 @@ class Walker {
       if (def) this.struct = def.slice(def.lastIndexOf('.') + 1);
       const frozen = Object.isFrozen(value);
       try {
-        for (const key in value as Record<string, unknown>) {
+        for (const key in mask ?? (value as Record<string, unknown>)) {
           const child = node.properties[key];
           if (!child) continue; // unknown fields are fieldValidation's business
+          if (mask && (value as Record<string, unknown>)[key] === undefined) continue;
           if ((value as Record<string, unknown>)[key] === null && !frozen && isNilable(this.schemas, child)) {
             delete (value as Record<string, unknown>)[key];
             continue;
           }
           this.fields.push(key);
           this.location.push(key);
-          const err = this.walk(child, (value as Record<string, unknown>)[key]);
+          const err = this.walk(child, (value as Record<string, unknown>)[key], maskOf(mask, key));
           this.fields.pop();
           this.location.pop();
           if (err) return err;
@@ -175,10 +180,11 @@ class Walker {
         const ap = node.additionalProperties;
         if (!ap || typeof ap !== 'object') return undefined;
         const frozen = Object.isFrozen(value);
-        for (const key in value as Record<string, unknown>) {
+        for (const key in mask ?? (value as Record<string, unknown>)) {
+          if (mask && (value as Record<string, unknown>)[key] === undefined) continue;
           if ((value as Record<string, unknown>)[key] === null && !frozen) (value as Record<string, unknown>)[key] = zeroValue(this.schemas, ap);
           this.location.push(`[${key}]`);
-          const err = this.walk(ap, (value as Record<string, unknown>)[key]);
+          const err = this.walk(ap, (value as Record<string, unknown>)[key], maskOf(mask, key));
           this.location.pop();
           if (err) return err;
         }
@@ -207,6 +213,18 @@ class Walker {
  * a list, map or object belongs: a null list, map or struct field is removed, and a null list item or map value
  * becomes its type's zero value. A null string, number or time field stays (its zero value prints as it is).
  */
-export function typeMismatch(schemas: Schemas, definition: string, obj: unknown): TypeMismatch | undefined {
-  return new Walker(schemas, definition).walk({ $ref: `#/components/schemas/${definition}` }, obj);
+export function typeMismatch(schemas: Schemas, definition: string, obj: unknown, mask?: PatchMask): TypeMismatch | undefined {
+  return new Walker(schemas, definition).walk({ $ref: `#/components/schemas/${definition}` }, obj, mask);
+}
+
+/**
+ * The keys of a JSON merge patch, as a tree: after the patch is applied, only these paths of the object can differ
+ * from the stored object, so only they need the decoder's checks (see the walkers here and in field-validation.ts).
+ */
+export type PatchMask = Record<string, unknown>;
+
+/** The mask below `key`: set when the patch merges into an object there, unset when it replaces the value whole. */
+export function maskOf(mask: PatchMask | undefined, key: string): PatchMask | undefined {
+  const m = mask?.[key];
+  return m !== null && typeof m === 'object' && !Array.isArray(m) ? m as PatchMask : undefined;
 }

@@ -55,7 +55,7 @@ export function writeHooks(h: ResourceHandler, ctx: RequestContext, operation: O
       const a = attrs!;
       a.name = obj.metadata.name ?? a.name;
       const sctx = { now: h.cfg.clock.now(), subresource: subresource || undefined };
-      const errs = old ? [...(strategy.validate?.(obj) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
+      const errs = old ? [...(strategy.validate?.(obj, old) ?? []), ...(strategy.validateUpdate?.(obj, old, sctx) ?? [])] : strategy.validate?.(obj) ?? [];
       if (errs.length) throw StatusError.invalid(ctx.decl.group, ctx.decl.kind, obj.metadata.name ?? '', errs);
       try {
         await h.cfg.admission?.validate(a, h.server.lookup);

@@ -32,9 +32,53 @@ type ToClient =
   | { t: 'events'; batch: [id: number, type: WatchEvent['type'], object: Packed][] }
   | { t: 'end'; id: number };
 
+/** Several messages of one turn of the loop, in order. */
+interface Many<M> { t: 'many'; msgs: M[] }
+
+const OUR_TYPES = new Set(['req', 'watch', 'stop', 'res', 'events', 'end', 'many']);
+
 /** The message a port carries that is not this transport's (the host's own control messages pass by). */
-function isOurs(m: unknown): m is ToClient | ToServer {
-  return typeof m === 'object' && m !== null && typeof (m as { t?: unknown }).t === 'string' && ['req', 'watch', 'stop', 'res', 'events', 'end'].includes((m as { t: string }).t);
+function isOurs(m: unknown): m is ToClient | ToServer | Many<ToClient | ToServer> {
+  return typeof m === 'object' && m !== null && OUR_TYPES.has((m as { t?: unknown }).t as string);
+}
+
+/**
+ * What one side sends during a turn of its event loop, posted once at the turn's end: every postMessage wakes the
+ * other thread and makes it dispatch a message event, and at thousands of requests a second (kubelets' writes, the
+ * answers and watch events back) one message per request was a tenth of the API server's thread.
+ */
+class Outbox<M> {
+  private queue: M[] = [];
+  private scheduled = false;
+
+  constructor(private readonly port: Port) {}
+
+  push(m: M): void {
+    this.queue.push(m);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  /** The last message queued this turn, to extend (watch events gather in one batch until an answer comes between). */
+  last(): M | undefined {
+    return this.queue[this.queue.length - 1];
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const q = this.queue;
+    this.queue = [];
+    if (q.length === 1) this.port.postMessage(q[0]);
+    else if (q.length > 1) this.port.postMessage({ t: 'many', msgs: q } satisfies Many<M>);
+  };
+}
+
+/** Each message of a (possibly gathered) message, in order. */
+function eachOf<M>(m: M | Many<M>, fn: (m: M) => void): void {
+  if ((m as Many<M>).t === 'many') for (const x of (m as Many<M>).msgs) fn(x);
+  else fn(m as M);
 }
 
 /** The worker's side: requests and watches go out as messages; answers and events come back in order. */
@@ -42,10 +86,12 @@ export class PortTransport implements Transport {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: ApiResponse) => void; reject: (e: Error) => void }>();
   private readonly watches = new Map<number, { onEvent: (ev: WatchEvent) => void; end: () => void }>();
+  private readonly out: Outbox<ToServer>;
 
-  constructor(private readonly port: Port) {
+  constructor(port: Port) {
+    this.out = new Outbox<ToServer>(port);
     port.on('message', (m: unknown) => {
-      if (isOurs(m)) this.received(m as ToClient);
+      if (isOurs(m)) eachOf(m as ToClient | Many<ToClient>, (x) => this.received(x));
     });
   }
 
@@ -72,7 +118,7 @@ export class PortTransport implements Transport {
     const id = this.nextId++;
     return new Promise<ApiResponse>((resolve, reject) => {
       this.pending.set(id, { resolve: (res) => resolve(withBuffer({ ...res, body: unpack(res.body) })), reject });
-      this.port.postMessage({ t: 'req', id, req: { ...req, handOver: undefined }, as } satisfies ToServer);
+      this.out.push({ t: 'req', id, req: { ...req, handOver: undefined }, as });
     });
   }
 
@@ -90,7 +136,7 @@ export class PortTransport implements Transport {
     // The first answer says whether the watch started (status 200) or why not.
     const started = new Promise<ApiResponse>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.watches.set(id, { onEvent: (ev) => { if (!ended) onEvent(ev); }, end });
-    this.port.postMessage({ t: 'watch', id, req, as } satisfies ToServer);
+    this.out.push({ t: 'watch', id, req, as });
     const res = await started.catch((err: unknown) => {
       this.watches.delete(id);
       throw err;
@@ -103,7 +149,7 @@ export class PortTransport implements Transport {
     return {
       done,
       stop: () => {
-        if (!ended) this.port.postMessage({ t: 'stop', id } satisfies ToServer);
+        if (!ended) this.out.push({ t: 'stop', id });
         end();
       },
     };
@@ -144,22 +190,15 @@ export function servePort(port: Port, transport: Transport, identity?: (name: st
     if (!t) identities.set(as, (t = identity(as)));
     return t;
   };
-  let batch: [number, WatchEvent['type'], Packed][] = [];
-  let flushing = false;
-  const flush = () => {
-    flushing = false;
-    if (batch.length === 0) return;
-    const events = batch;
-    batch = [];
-    port.postMessage({ t: 'events', batch: events } satisfies ToClient);
+  // Answers, ends and watch events leave in the order they happen, gathered per turn of the loop.
+  const out = new Outbox<ToClient>(port);
+  const send = (m: ToClient) => out.push(m);
+  const event = (e: [number, WatchEvent['type'], Packed]) => {
+    const last = out.last();
+    if (last?.t === 'events') last.batch.push(e);
+    else out.push({ t: 'events', batch: [e] });
   };
-  const send = (m: ToClient) => {
-    flush(); // answers and ends keep their place after the events before them
-    port.postMessage(m);
-  };
-  port.on('message', (m: unknown) => {
-    if (!isOurs(m)) return;
-    const msg = m as ToServer;
+  const received = (msg: ToServer): void => {
     if (msg.t === 'req') {
       // The body was cloned on its way here and the answer is cloned on its way back: no copies needed in between.
       let t: Transport;
@@ -179,13 +218,7 @@ export function servePort(port: Port, transport: Transport, identity?: (name: st
       } catch (err) {
         return send({ t: 'res', id: msg.id, error: (err as Error).message });
       }
-      t.watch(msg.req, (ev) => {
-        batch.push([msg.id, ev.type, pack(ev.object)]);
-        if (!flushing) {
-          flushing = true;
-          setImmediate(flush);
-        }
-      }).then(
+      t.watch(msg.req, (ev) => event([msg.id, ev.type, pack(ev.object)])).then(
         (stream) => {
           watches.set(msg.id, stream);
           send({ t: 'res', id: msg.id, res: { status: 200, body: undefined } });
@@ -203,6 +236,9 @@ export function servePort(port: Port, transport: Transport, identity?: (name: st
       watches.delete(msg.id);
       w?.stop();
     }
+  };
+  port.on('message', (m: unknown) => {
+    if (isOurs(m)) eachOf(m as ToServer | Many<ToServer>, received);
   });
   return () => {
     for (const w of watches.values()) w.stop();

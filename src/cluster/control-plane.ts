@@ -9,6 +9,7 @@ import { getComponentSchemas, registryOpenApi } from '../api/openapi/index.js';
 import { withServedGroupVersions } from '../api/openapi/aggregated.js';
 import { withAggregatedOpenApi } from '../apiserver/aggregator/openapi.js';
 import { unknownFields } from '../apiserver/field-validation.js';
+import type { PatchMask } from '../apiserver/typed-decode.js';
 import { tableFor } from '../api/printers/index.js';
 import { Registry } from '../api/registry.js';
 import { withServiceIPFamilies } from '../api/strategies/services.js';
@@ -127,8 +128,8 @@ export class ControlPlane {
     const openapi = {
       // Rebuilt after the registry changes (CustomResourceDefinitions come and go at run time).
       ...registryOpenApi(this.registry),
-      unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean) => (decl.unknownFields ? decl.unknownFields(obj, prune === true)
-        : decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune) : []),
+      unknownFields: (decl: ResourceDecl, obj: unknown, prune?: boolean, mask?: PatchMask) => (decl.unknownFields ? decl.unknownFields(obj, prune === true)
+        : decl.definition ? unknownFields(getComponentSchemas(), decl.definition, obj, prune, mask) : []),
     };
     const saKeys = cfg.serviceAccountKeys ?? (cfg.dataDir ? loadOrCreateServiceAccountKeys(cfg.dataDir) : ephemeralServiceAccountKeys());
     this.authentication = createAuthentication({

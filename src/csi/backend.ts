@@ -11,6 +11,7 @@ import type { VirtualFs, Volume } from '../node/shell/index.js';
 import type { OsKind } from '../node/shell/fs/path.js';
 import { SMB_DRIVER, emulatedDriver } from './drivers.js';
 import { smbCsiKey } from './smb-share.js';
+import { inTreePluginOf, translateInTreePV } from './migration.js';
 import { DirStore, MemoryStore, type VolumeStore } from './volume-store.js';
 import { WorkingCopy } from './working-copy.js';
 
@@ -178,10 +179,12 @@ export function dropBackendVolume(key: string): void {
  * Returns whether data was dropped.
  */
 export function persistentVolumeDeleted(pv: PersistentVolume): boolean {
-  const csi = pv.spec?.csi;
+  // A migrated in-tree volume (azureDisk, azureFile) is its CSI driver's data too (src/csi/migration.ts).
+  const csi = pv.spec?.csi ?? translateInTreePV(pv);
   if (!csi || !emulatedDriver(csi.driver)) return false;
   if ((pv.spec?.persistentVolumeReclaimPolicy ?? 'Retain') !== 'Delete') return false;
-  if (pv.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'] !== csi.driver) return false;
+  const by = pv.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'];
+  if (by !== csi.driver && (by === undefined || by !== inTreePluginOf(csi.driver))) return false;
   const key = csiDataKey(csi);
   const had = hasBackendVolume(key);
   dropBackendVolume(key);

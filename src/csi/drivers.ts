@@ -3,6 +3,7 @@
 // attacher, resizer) and node-side (registration, NodeStage/NodePublish) emulations read the same facts here, as a
 // real driver's controller and node plugins share one binary.
 
+import { createHash } from 'node:crypto';
 import { pipeName } from './csi-proxy.js';
 
 export type NodeOSName = 'linux' | 'windows';
@@ -60,10 +61,30 @@ export const DISK_DRIVER: EmulatedDriver = {
   storageClass: { name: 'managed-csi', bindingMode: 'WaitForFirstConsumer', parameters: { skuName: 'StandardSSD_LRS' } },
 };
 
-export const EMULATED_DRIVERS: readonly EmulatedDriver[] = [HOSTPATH_DRIVER, SMB_DRIVER, DISK_DRIVER];
+/**
+ * An Azure-Files-style SMB share (kubernetes-sigs/azurefile-csi-driver): no attach, every node mounts it at once; on
+ * Windows through csi-proxy's SMB and filesystem v1 groups. It also takes over the in-tree kubernetes.io/azure-file
+ * plugin (src/csi/migration.ts).
+ */
+export const FILE_DRIVER: EmulatedDriver = {
+  name: 'file.csi.azure.com', attachRequired: false, os: ['linux', 'windows'],
+  windowsPipes: [pipeName('filesystem', 'v1'), pipeName('smb', 'v1')], block: false, nodeExpansion: false,
+  accessModes: ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'],
+  storageClass: { name: 'azurefile-csi', bindingMode: 'Immediate', parameters: { skuName: 'Standard_LRS' } },
+};
+
+export const EMULATED_DRIVERS: readonly EmulatedDriver[] = [HOSTPATH_DRIVER, SMB_DRIVER, DISK_DRIVER, FILE_DRIVER];
 
 export function emulatedDriver(name: string | undefined): EmulatedDriver | undefined {
   return EMULATED_DRIVERS.find((d) => d.name === name);
+}
+
+/**
+ * csi_attacher.go getAttachmentName: the VolumeAttachment of a volume to a node, `csi-` + hex sha256 of volume handle,
+ * driver and node name (the attach/detach controller makes it, the kubelet waits for it by this name).
+ */
+export function csiAttachmentName(handle: string, driver: string, node: string): string {
+  return `csi-${createHash('sha256').update(`${handle}${driver}${node}`).digest('hex')}`;
 }
 
 /** The unique volume name the kubelet and the attach/detach controller use (`kubernetes.io/csi/<driver>^<handle>`). */

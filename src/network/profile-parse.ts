@@ -86,10 +86,12 @@ export function parseNetworkProfile(v: unknown, path: string, os: 'linux' | 'win
   readKubeProxy(v.kubeProxy, `${path}.kubeProxy`, os, out, errs);
   if (errs.length > before) return undefined;
   // Calico for Windows starts kube-proxy with WinDSR=true and --enable-dsr=true where the platform has DSR
-  // (projectcalico/calico, the kube-proxy-service.ps1 of Calico for Windows), so policy selectors see pod addresses
-  // through ClusterIPs; the proxier drops DSR where HNS lacks it. A profile's own enableDSR wins.
+  // (projectcalico/calico, the kube-proxy-service.ps1 of Calico for Windows: 1809 from UBR 1432, 1903 and later), so
+  // policy selectors see pod addresses through ClusterIPs; elsewhere it leaves the flag off. A profile's own enableDSR
+  // wins (and, as with kube-proxy, fails where HNS has no DSR).
   if (os === 'windows' && out.plugin === 'calico' && !(isObj(v.kubeProxy) && v.kubeProxy.enableDSR !== undefined)) {
     out.kubeProxy.enableDSR = true;
+    out.kubeProxy.dsrWherePlatformHasIt = true;
     out.kubeProxy.featureGates = { WinDSR: true, ...out.kubeProxy.featureGates };
   }
   // kube-proxy names the network the plugin uses, unless the file says otherwise (e.g. to reproduce a wrong name).

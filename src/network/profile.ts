@@ -15,8 +15,13 @@ export interface KubeProxyProfile {
   networkName?: string;
   /** --source-vip: required on overlay networks (winkernel). */
   sourceVip?: string;
-  /** --enable-dsr (needs the WinDSR gate). */
+  /** --enable-dsr (needs the WinDSR gate, and HNS DSR support or kube-proxy does not start). */
   enableDSR: boolean;
+  /**
+   * enableDSR came from a start script that passes --enable-dsr only where the OS has DSR (Calico for Windows'
+   * kube-proxy-service.ps1 checks the build), so a node without it runs kube-proxy without DSR instead of failing.
+   */
+  dsrWherePlatformHasIt?: boolean;
   /** --feature-gates, e.g. WinDSR, WinOverlay. */
   featureGates: Record<string, boolean>;
   /** --hostname-override given: without it on Windows kube-proxy looks up the wrong node (troubleshooting FAQ). */

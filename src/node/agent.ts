@@ -6,7 +6,7 @@ import { canExpandOnline, expandedStatus, needsNodeExpansion, resizeSuccessfulMe
 import { configureVolumeStore, persistentVolumeDeleted } from '../csi/backend.js';
 import type { KubeObject } from '../api/types.js';
 import type { Client } from '../client/interfaces.js';
-import { InformerFactory, type Informer } from '../client/informer.js';
+import { Informer, InformerFactory } from '../client/informer.js';
 import { R } from '../client/resources.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/log.js';
@@ -104,7 +104,10 @@ export class NodeAgent {
     if (o.volumeDir) configureVolumeStore(o.volumeDir);
     this.ownsInformers = !o.informers;
     this.informers = o.informers ?? new InformerFactory({ client: o.client, clock: o.clock, logger });
-    this.podInformer = this.informers.for(R.pods);
+    // Only pods bound to a node, as each kubelet watches spec.nodeName=<itself>: the agent's one watch for all its
+    // nodes leaves out pods the scheduler has yet to place (a pod becomes ADDED when it is bound), which at thousands of
+    // pending pods was a parse per create for nothing.
+    this.podInformer = new Informer<KubeObject>({ client: o.client, clock: o.clock, logger, resource: R.pods, fieldSelector: 'spec.nodeName!=' });
     this.configMaps = this.informers.for(R.configmaps);
     this.secrets = this.informers.for(R.secrets);
     this.runtimeClasses = this.informers.for(R.runtimeclasses);
@@ -139,6 +142,7 @@ export class NodeAgent {
       attachRequired: (driver) => (csiDrivers.get(driver) as { spec?: { attachRequired?: boolean } } | undefined)?.spec?.attachRequired,
       volumeAttached: (pv, node) => (attachments.list() as { spec?: { nodeName?: string; source?: { persistentVolumeName?: string } }; status?: { attached?: boolean } }[])
         .some((va) => va.spec?.nodeName === node && va.spec?.source?.persistentVolumeName === pv && va.status?.attached === true),
+      attachmentAttached: (name) => (attachments.get(name) as { status?: { attached?: boolean } } | undefined)?.status?.attached === true,
     };
     // The data plane: every node's HNS or iptables programmed by its kube-proxy from Services and EndpointSlices,
     // pods by IP from the kubelets; the DNS zone coredns pods answer from, kept from the same informers.
@@ -267,12 +271,13 @@ export class NodeAgent {
       delete: (o) => this.route(asPod(o))?.podDeleted(asPod(o)),
     });
     if (this.ownsInformers) this.informers.start();
-    else this.podInformer.start();
+    this.podInformer.start();
   }
 
   stop(): void {
     this.tokens.stop();
     for (const k of this.kubelets.values()) k.stop();
+    this.podInformer.stop();
     if (this.ownsInformers) this.informers.stop();
     void this.server?.close();
   }

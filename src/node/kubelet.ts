@@ -321,7 +321,7 @@ export class Kubelet {
 
   private async reportStatus(force: boolean): Promise<void> {
     const now = this.o.clock.now();
-    const inUse = volumesInUse(this.pods.values(), this.o.config ?? NO_CONFIG);
+    const inUse = volumesInUse(this.pods.values(), this.o.config ?? NO_CONFIG, this.profile.kubeletVersion);
     // Images and boots change rarely: the steady parts are built (and turned into text) once per change, not per
     // heartbeat, which at thousands of nodes was most of the node agent's status work.
     const steadyKey = `${this.bootCount}\n${[...this.images].join('\n')}`;

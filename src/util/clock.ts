@@ -15,7 +15,42 @@ export interface Clock {
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const sec = Math.floor(ms / 1000);
+  if (!plainYear(sec)) return new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+  return `${dayText(sec)}${clockText(sec)}Z`;
+}
+
+// Formatting through Date.toISOString cost the node agent seconds per minute at thousands of nodes (every heartbeat
+// stamps several conditions): the date part is formatted once per day and the time of day by arithmetic.
+const MAX_4_DIGIT_YEAR_S = 253402300799; // 9999-12-31T23:59:59Z; beyond it (and before 1970) toISOString's form is kept
+let cachedDay = NaN;
+let cachedDayText = '';
+
+/** "YYYY-MM-DDT" of the UTC day holding second `sec`. */
+function dayText(sec: number): string {
+  const day = Math.floor(sec / 86400);
+  if (day !== cachedDay) {
+    cachedDay = day;
+    cachedDayText = new Date(day * 86400_000).toISOString().slice(0, -13);
+  }
+  return cachedDayText;
+}
+
+/** "hh:mm:ss" of second `sec` within its UTC day. */
+function clockText(sec: number): string {
+  const s = sec - Math.floor(sec / 86400) * 86400;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${two(h)}:${two(m)}:${two(s % 60)}`;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** Whether the fast path formats this second as toISOString would (four-digit years, 1970 on). */
+function plainYear(sec: number): boolean {
+  return sec >= 0 && sec <= MAX_4_DIGIT_YEAR_S;
 }
 
 let stampSecond = NaN;
@@ -33,8 +68,10 @@ export function rfc3339Seconds(ms: number): string {
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serialises (leases, events.k8s.io). */
 export function rfc3339Micro(ms: number): string {
-  const d = new Date(ms);
-  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const sec = Math.floor(ms / 1000);
+  if (!plainYear(sec)) return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  const milli = Math.floor(ms) - sec * 1000;
+  return `${dayText(sec)}${clockText(sec)}.${String(milli).padStart(3, '0')}000Z`;
 }
 
 export class RealClock implements Clock {

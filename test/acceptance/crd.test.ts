@@ -81,6 +81,13 @@ for (const { version, path } of kubectlBinaries()) {
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /spec\.size: Invalid value: 0: spec\.size in body should be greater than or equal to 1/);
 
+    // A metadata default of the wrong JSON type fails objectmeta.Coerce's decode (defaulting/validation.go).
+    const badDefault = crdYaml(group).replace('name: widgets.', 'name: gadgets.').replace('plural: widgets, singular: widget, kind: Widget, shortNames: [wdg]', 'plural: gadgets, singular: gadget, kind: Gadget')
+      .replace('          status:\n', '          tmpl:\n            type: object\n            x-kubernetes-embedded-resource: true\n            properties:\n              metadata: {type: object, default: {labels: [a]}}\n          status:\n');
+    const refused = k.run(['apply', '-f', '-'], badDefault);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /properties\[tmpl\]\.properties\[metadata\]\.default: Invalid value: map\[string\]interface \{\}\{"labels":\[\]interface \{\}\{"a"\}\}: must result in valid metadata: metadata: Invalid value: map\[string\]interface \{\}\{"labels":\[\]interface \{\}\{"a"\}\}: json: cannot unmarshal array into Go struct field ObjectMeta\.labels of type map\[string\]string/);
+
     k.ok(['patch', `widgets.${group}`, 'w1', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Ready","replicas":1}}']);
     assert.equal(k.ok(['get', `widgets.${group}`, 'w1', '-o', 'jsonpath={.status.phase}']), 'Ready');
 

@@ -33,10 +33,10 @@ test('the drivers are installed: CSIDrivers, CSINodes and their tables', async (
   await eventually(() => /^w2022-noproxy\s+0\s+/m.test(k.ok(['get', 'csinodes'])) || undefined, 30_000, 'CSINodes');
   const csinodes = k.ok(['get', 'csinodes']);
   assert.match(csinodes, /^NAME\s+DRIVERS\s+AGE$/m);
-  assert.match(csinodes, /^w2022-1\s+2\s+/m);
-  assert.match(csinodes, /^linux\s+3\s+/m);
+  assert.match(csinodes, /^w2022-1\s+3\s+/m);
+  assert.match(csinodes, /^linux\s+4\s+/m);
   const ann = k.ok(['get', 'node', 'w2022-1', '-o', 'jsonpath={.metadata.annotations.csi\\.volume\\.kubernetes\\.io/nodeid}']);
-  assert.deepEqual(JSON.parse(ann), { 'smb.csi.k8s.io': 'w2022-1', 'disk.csi.azure.com': 'w2022-1' });
+  assert.deepEqual(JSON.parse(ann), { 'smb.csi.k8s.io': 'w2022-1', 'disk.csi.azure.com': 'w2022-1', 'file.csi.azure.com': 'w2022-1' });
   assert.match(k.ok(['api-resources', '--api-group=storage.k8s.io']), /^volumeattachments\s+storage\.k8s\.io\/v1\s+false\s+VolumeAttachment$/m);
 });
 

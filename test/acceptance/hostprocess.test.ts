@@ -13,13 +13,13 @@ let cluster: RunningCluster;
 let kubectls: Kubectl[];
 
 /** Two HostProcess pods per node, each with its own ConfigMap at the same path C:\etc\configmap. */
-const PODS = ['win-ctrd17', 'win-ctrd16'].flatMap((node) => ['a', 'b'].map((x) => ({ node, name: `${node}-${x}` })));
+const PODS = [...['win-ctrd17', 'win-ctrd16'].flatMap((node) => ['a', 'b'].map((x) => ({ node, name: `${node}-${x}` }))), { node: 'win2019-prebindflt', name: 'win2019-prebindflt-a', build: 'ltsc2019' }];
 
 before(async () => {
   cluster = await startCluster({ fleet: join(ROOT, 'test', 'fixtures', 'hostprocess-containerd-fleet.yaml') });
   kubectls = kubectlEnds().map((b) => new Kubectl(b.path, cluster.kubeconfig));
   const k = kubectls[0];
-  k.ok(['apply', '-f', '-'], PODS.map(({ node, name }) => `
+  k.ok(['apply', '-f', '-'], PODS.map(({ node, name, build }: { node: string; name: string; build?: string }) => `
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: ${name}}
@@ -34,7 +34,7 @@ spec:
   securityContext: {windowsOptions: {hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM'}}
   containers:
   - name: c
-    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+    image: mcr.microsoft.com/windows/nanoserver:${build ?? 'ltsc2022'}
     command: [cmd, /c, ping -t localhost > NUL]
     volumeMounts: [{name: cm, mountPath: 'C:\\etc\\configmap'}]
   volumes: [{name: cm, configMap: {name: ${name}}}]
@@ -90,6 +90,16 @@ test('containerd 1.6: the volume is only under %CONTAINER_SANDBOX_MOUNT_POINT% (
     assert.match(r.stderr, /The system cannot find the path specified\./);
     const out = k.ok(['exec', 'win-ctrd16-b', '--', 'cmd', '/c', 'echo %CONTAINER_SANDBOX_MOUNT_POINT%& type %CONTAINER_SANDBOX_MOUNT_POINT%\\etc\\configmap\\text.txt']);
     assert.match(out, /^C:\\C\\[0-9a-f]{64}\\\r?\nwritten for win-ctrd16-b$/);
+  }
+});
+
+test('containerd 1.7 on WS2019 before KB5015811 (no bind filter): the rootfs at C:\\hpc\\<container id>\\, the volume only under it', () => {
+  for (const k of kubectls) {
+    const r = k.run(['exec', 'win2019-prebindflt-a', '--', 'cmd', '/c', 'type C:\\etc\\configmap\\text.txt']);
+    assert.equal(r.code, 1, k.bin);
+    assert.match(r.stderr, /The system cannot find the path specified\./);
+    const out = k.ok(['exec', 'win2019-prebindflt-a', '--', 'cmd', '/c', 'echo %CONTAINER_SANDBOX_MOUNT_POINT%& type %CONTAINER_SANDBOX_MOUNT_POINT%\\etc\\configmap\\text.txt']);
+    assert.match(out, /^C:\\hpc\\[0-9a-f]{64}\\\r?\nwritten for win2019-prebindflt-a$/, k.bin);
   }
 });
 

@@ -1,6 +1,7 @@
 // HorizontalPodAutoscaler and ReplicationController with the real kubectl against `winkube up`: kubectl autoscale
 // on a Deployment whose pods use more CPU than their target (winkube.io/cpu), the HPA scaling it up on the Metrics
-// API, `kubectl get hpa` columns, autoscaling/v1 and v2 views of one object, and `kubectl scale rc`.
+// API, `kubectl get hpa` columns, autoscaling/v1 and v2 views of one object, `kubectl scale rc`, and the
+// ScalingActive False conditions `kubectl describe hpa` shows (AmbiguousSelector, ScalingDisabled).
 
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,4 +129,31 @@ test('ReplicationController: get columns and kubectl scale rc', async () => {
   const pods = JSON.parse(k.ok(['get', 'pods', '-n', NS, '-l', 'app=legacy', '-o', 'json'])).items as { metadata: { ownerReferences: { kind: string }[] } }[];
   assert.equal(pods.length, 3);
   assert.ok(pods.every((p) => p.metadata.ownerReferences[0].kind === 'ReplicationController'));
+});
+
+test('kubectl describe hpa: AmbiguousSelector for a second HPA on the same pods, ScalingDisabled for a target at 0', async () => {
+  // A second HPA on busy: its pods are then selected by two HPAs (horizontal.go validateAndParseSelector).
+  k.ok(['autoscale', 'deployment', 'busy', '-n', NS, '--name=busy-twin', '--cpu-percent=50', '--min=1', '--max=5']);
+  // kubectl autoscale's `other` (min 2) with its Deployment scaled to 0 is not autoscaled (reconcileAutoscaler).
+  k.ok(['scale', 'deployment', 'other', '-n', NS, '--replicas=0']);
+  const ambiguous = 'pods by selector app=busy are controlled by multiple HPAs: [hpa/busy hpa/busy-twin]';
+  for (const { version, path } of [OLDEST, NEWEST]) {
+    const kc = new Kubectl(path, cluster.kubeconfig);
+    try {
+      const twin = await eventually(() => {
+        const d = kc.ok(['describe', 'hpa', 'busy-twin', '-n', NS]);
+        return /ScalingActive\s+False\s+AmbiguousSelector/.test(d) ? d : undefined;
+      }, 20_000, `AmbiguousSelector (kubectl ${version})`);
+      assert.ok(twin.includes(ambiguous), twin);
+      assert.match(twin, new RegExp(`Warning\\s+AmbiguousSelector\\s+.*${ambiguous.replace(/[[\]]/g, '\\$&')}`), twin);
+      const other = await eventually(() => {
+        const d = kc.ok(['describe', 'hpa', 'other', '-n', NS]);
+        return /ScalingActive\s+False\s+ScalingDisabled/.test(d) ? d : undefined;
+      }, 20_000, `ScalingDisabled (kubectl ${version})`);
+      assert.match(other, /ScalingActive\s+False\s+ScalingDisabled\s+scaling is disabled since the replica count of the target is zero/);
+    } finally {
+      kc.dispose();
+    }
+  }
+  assert.equal(JSON.parse(k.ok(['get', 'deploy', 'other', '-n', NS, '-o', 'json'])).spec.replicas, 0, 'left at 0');
 });

@@ -56,6 +56,11 @@ for (const [n, { version, path }] of kubectlEnds().entries()) {
       const owners = k.ok(['get', 'servicecidr', name, '-o', 'yaml', '--show-managed-fields']);
       assert.match(owners, /manager: kube-controller-manager\n\s+operation: Update\n\s+time: /);
       assert.match(owners, /manager: service-cidr-controller\n\s+operation: Apply\n\s+subresource: status\n\s+time: /);
+      // Field sets follow the v1 schema: finalizers a set, status.conditions a list map keyed by type
+      // (networking/v1/types.go +listType=map, meta/v1 ObjectMeta.finalizers +listType=set), not atomic `{}` leaves.
+      assert.match(owners, /f:finalizers:\n(\s+\.: \{\}\n)?\s+v:"networking\.k8s\.io\/service-cidr-finalizer": \{\}/);
+      assert.match(owners, /f:conditions:\n(\s+\.: \{\}\n)?\s+k:\{"type":"Ready"\}:\n\s+\.: \{\}\n\s+f:lastTransitionTime: \{\}/);
+      assert.doesNotMatch(owners, /f:(finalizers|conditions): \{\}/);
 
       // The next Service gets an address of the new range; another picks one.
       k.ok(['create', 'service', 'clusterip', `wide-${n}`, '--tcp=80:80']);

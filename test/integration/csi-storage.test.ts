@@ -80,7 +80,7 @@ async function execOut(podName: string, node: string, argv: string[]): Promise<s
 
 test('registration: CSINodes per node; the node without csi-proxy lists no driver', async () => {
   const a = await until(() => get<{ spec: { drivers: { name: string }[] } }>(R.csinodes, undefined, 'win-a'), 'CSINode win-a');
-  assert.deepEqual(a.spec.drivers.map((d) => d.name), ['smb.csi.k8s.io', 'disk.csi.azure.com']);
+  assert.deepEqual(a.spec.drivers.map((d) => d.name), ['smb.csi.k8s.io', 'disk.csi.azure.com', 'file.csi.azure.com']);
   const none = await until(() => get<{ spec: { drivers: unknown[] | null } }>(R.csinodes, undefined, 'win-noproxy'), 'CSINode win-noproxy');
   assert.deepEqual(none.spec.drivers ?? [], []);
   assert.ok((await client.list(R.csidrivers, undefined)).items.length >= 3);

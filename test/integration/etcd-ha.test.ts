@@ -97,4 +97,17 @@ if (!etcdInstalled()) {
     assert.ok(Number(list.metadata!.resourceVersion) >= Number(ns.metadata.resourceVersion));
     assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
   });
+  test('an object created in a namespace created a moment ago, through the same or the other server, is admitted', async () => {
+    // NamespaceLifecycle reads storage when its cache misses (lifecycle/admission.go "make a call directly to
+    // storage"), so neither server's watch cache lag turns the create into `namespaces "…" not found`.
+    for (let i = 0; i < 10; i++) {
+      const name = `fresh-${i}`;
+      await a.client().create(R.namespaces, undefined, { metadata: { name } } as KubeObject);
+      await Promise.all([
+        a.client().create(R.configmaps, name, cm('same-server', { v: '1' })),
+        b.client().create(R.configmaps, name, cm('other-server', { v: '1' })),
+      ]);
+    }
+    await assert.rejects(b.client().create(R.configmaps, 'never-made', cm('x', {})), /namespaces "never-made" not found/);
+  });
 }

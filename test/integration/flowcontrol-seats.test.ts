@@ -71,6 +71,8 @@ test('APF seats: a large list is several seats wide; a disconnected client leave
     });
     // 250 ConfigMaps: a list of them is charged ceil(250 / 100) = 3 seats or more (list_work_estimator.go).
     await Promise.all(Array.from({ length: 250 }, (_, i) => t.client.create(cmRT, 'default', { metadata: { name: `cm-${i}` } })));
+    // Lists are charged by the counts of the last minute's poll (store.go startObservingCount): take that poll now.
+    t.cp.api.flowControl!.refreshObjectCounts();
 
     const wide = t.cp.client({ name: 'apf-wide', groups: ['system:authenticated'] });
     const list = { method: 'GET' as const, path: '/api/v1/namespaces/default/configmaps' };

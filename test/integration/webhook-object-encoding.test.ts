@@ -43,6 +43,11 @@ test('webhooks see null creation times on typed objects, and a removed expiratio
     assert.ok('creationTimestamp' in mutated.metadata, 'mutating admission runs before the registry sets the creation time');
     assert.equal(mutated.metadata.creationTimestamp, null);
     assert.match(String(seen('/validate', 'Pod').metadata.creationTimestamp), /^\d{4}-\d\d-\d\dT/);
+    // Struct fields Go never omits (k8s.io/api core/v1 types.go Pod.Status, Container.Resources): `{}` before the
+    // registry fills them, as a real kube-apiserver sends them.
+    const podSeen = mutated as Obj & { status?: unknown };
+    assert.deepEqual(podSeen.status, {});
+    assert.deepEqual((podSeen.spec!.containers as Array<Record<string, unknown>>)[0]!.resources, {});
 
     const token = await raw(t, { method: 'POST', path: '/api/v1/namespaces/default/serviceaccounts/bob/token', contentType: 'application/json', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 1200 } } });
     assert.equal(token.status, 201, JSON.stringify(token.body));

@@ -4,8 +4,8 @@
 
 import type { ASTNode, Environment, ParseResult } from '@marcbachmann/cel-js';
 import { formatIssue, runtimeMessage, type CelErrorLike } from './issues.js';
-import { newEnvironment } from './environment.js';
-import { formatIssues, hasCalls, presenceProbe } from './ast-checks.js';
+import { newEnvironment, storedOnlyFunctions, type EnvironmentKind } from './environment.js';
+import { formatIssues, hasCalls, presenceProbe, visit } from './ast-checks.js';
 import { heterogeneousLiterals } from './homogeneous-literals.js';
 import { literalIssues } from './literal-checks.js';
 import { PER_CALL_LIMIT } from './cost.js';
@@ -48,10 +48,10 @@ export const goTypeName = (t: string): string => {
 class Environments {
   readonly check: Environment;
   readonly run: Environment;
-  constructor(decls: Declarations) {
-    this.check = newEnvironment();
+  constructor(decls: Declarations, kind: EnvironmentKind) {
+    this.check = newEnvironment(kind);
     decls.types?.(this.check);
-    this.run = newEnvironment();
+    this.run = newEnvironment(kind);
     for (const [name, type] of Object.entries(decls.variables)) {
       this.check.registerVariable(name, type);
       this.run.registerVariable(name, 'dyn');
@@ -60,26 +60,29 @@ class Environments {
   }
 }
 
-const cache = new WeakMap<Declarations, Environments>();
+const caches: Record<EnvironmentKind, WeakMap<Declarations, Environments>> = { new: new WeakMap(), stored: new WeakMap() };
 
-function environments(decls: Declarations): Environments {
-  let envs = cache.get(decls);
+function environments(decls: Declarations, kind: EnvironmentKind): Environments {
+  let envs = caches[kind].get(decls);
   if (!envs) {
-    envs = new Environments(decls);
-    cache.set(decls, envs);
+    envs = new Environments(decls, kind);
+    caches[kind].set(decls, envs);
   }
   return envs;
 }
 
 /**
  * Compiles `expression`; a failure carries kube's detail text (`compilation failed: ERROR: <input>:1:5: …`, or
- * `must evaluate to bool but got int`). `returnTypes` empty accepts any type.
+ * `must evaluate to bool but got int`). `returnTypes` empty accepts any type. `kind` picks kube's environment: `new`
+ * for an expression being created or changed, `stored` (the default) for one already persisted or being evaluated.
  */
-export function compile(expression: string, decls: Declarations, returnTypes: string[], prefix = 'compilation failed: '): CompileResult {
-  const envs = environments(decls);
+export function compile(expression: string, decls: Declarations, returnTypes: string[], prefix = 'compilation failed: ', kind: EnvironmentKind = 'stored'): CompileResult {
+  const envs = environments(decls, kind);
   let outputType: string;
   try {
     const parsed = envs.check.parse(expression);
+    const late = kind === 'new' ? undeclaredInNew(expression, parsed.ast) : undefined;
+    if (late) return { ok: false, detail: prefix + late };
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, detail: prefix + formatIssue(expression, checked.error as unknown as CelErrorLike) };
     outputType = goTypeName(checked.type ?? 'dyn');
@@ -106,6 +109,29 @@ export function compile(expression: string, decls: Declarations, returnTypes: st
       run: (vars) => run(vars),
     },
   };
+}
+
+/**
+ * Calls of functions only the stored environment declares, as cel-go's checker reports them in a new expression:
+ * `undeclared reference to 'semver' (in container '')` at the call's opening parenthesis (the parser gives a call
+ * the id of its `(`), every one in source order. cel-js would stop at the first with its own wording.
+ */
+function undeclaredInNew(expression: string, ast: ASTNode): string | undefined {
+  const late = storedOnlyFunctions();
+  if (!late.size) return undefined;
+  const found: { offset: number; message: string }[] = [];
+  visit(ast, (n) => {
+    if (n.op !== 'call' && n.op !== 'rcall') return;
+    const name = n.args[0];
+    if (!late.has(name)) return;
+    const from = n.op === 'call' ? n.range.start : n.args[1].range.end;
+    const at = new RegExp(`^\\s*(?:\\.\\s*)?${name}\\s*\\(`).exec(expression.slice(from));
+    const offset = at ? from + at[0].length - 1 : n.range.start;
+    found.push({ offset, message: `undeclared reference to '${name}' (in container '')` });
+  });
+  if (!found.length) return undefined;
+  return found.sort((a, b) => a.offset - b.offset)
+    .map((f) => formatIssue(expression, { message: f.message, range: { start: f.offset, end: f.offset + 1 } })).join('\n');
 }
 
 /**

@@ -11,6 +11,8 @@ import { escapeName } from './values.js';
 /** k8s.io/apiserver/pkg/apis/cel/config.go and apiextensions validation.go. */
 export const PER_CALL_LIMIT = 1_000_000;
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+/** RuntimeCELCostBudgetMatchConditions: the budget of one policy binding's (or webhook's) matchConditions (config.go). */
+export const RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS = 2_500_000;
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;

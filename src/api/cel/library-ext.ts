@@ -67,6 +67,23 @@ function registerRegex(env: Environment): void {
   env.registerFunction('string.findAll(string, int): list<string>', findAll);
 }
 
+/**
+ * cel-go's standard library declares matches both as `s.matches(re)` and as the global `matches(s, re)` (overloads
+ * matches_string and matches, cel-go common/stdlib/standard.go); cel-js has only the member. The global form runs the
+ * member's test with the member's error text.
+ */
+export function registerGlobalMatches(env: Environment): void {
+  env.registerFunction('matches(string, string): bool', (s: string, pattern: string) => {
+    let rx: RegExp;
+    try {
+      rx = new RegExp(pattern);
+    } catch {
+      throw new CelRuntimeError(`Invalid regular expression: ${pattern}`);
+    }
+    return rx.test(s);
+  });
+}
+
 export function registerExtLibraries(env: Environment): void {
   registerStrings(env);
   registerLists(env);

@@ -93,7 +93,8 @@ export class CostTracker {
       return name === 'bind' ? LIST_CREATE : 0;
     }
     if (meta.alternate) return RESULT_COST[name] ?? 1;
-    if (n.op === 'call') return callCost(name, n.args[1].map((a) => this.values?.get(a)), result);
+    // cel-go sizes only the member overload of matches (matches_string); the global one costs 1 (runtimecost.go).
+    if (n.op === 'call') return name === 'matches' ? 1 : callCost(name, n.args[1].map((a) => this.values?.get(a)), result);
     const [, target, args] = n.args;
     // sets.contains(...), strings.quote(...): cel-go's functions are named with the namespace, which is no argument.
     const ns = target.op === 'id' && NAMESPACES.has(target.args) ? target.args : undefined;

@@ -1,9 +1,12 @@
 // Compiling a schema's x-kubernetes-validations: one checked program per rule (and messageExpression), typed by
 // the schema node it sits on, with kube's CRD-time errors (apiextensions-apiserver pkg/apiserver/schema/cel/
-// compilation.go Compile; pkg/apis/apiextensions/validation/validation.go x-kubernetes-validations checks).
+// compilation.go Compile; pkg/apis/apiextensions/validation/validation.go x-kubernetes-validations checks). At CRD
+// create and update a rule compiles in the new-expression environment unless the old CRD already had the same rule
+// text (validation.go findPreexistingExpressions, RuleEnv/MessageExpressionEnv); custom resources run the stored one.
 
 import { FieldError, fieldErr } from '../errors.js';
 import { compile, type CompiledExpression, type Declarations } from '../cel/compile.js';
+import type { EnvironmentKind } from '../cel/environment.js';
 import { SchemaTypes } from '../cel/schema-types.js';
 import { costErrorMessage, estimateCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, unboundedCardinality } from '../cel/cost.js';
 import { GoValue } from '../validation/go-value.js';
@@ -25,11 +28,43 @@ export type CompiledSchema = Map<JSONSchemaProps, CompiledRule[]>;
 const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const OLD_SELF = /(^|[^.\w])oldSelf\b/;
 
+/** The rule and messageExpression texts an old CRD had anywhere in its schemas. */
+export interface PreexistingExpressions {
+  rules: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+}
+
+/** A create: nothing pre-exists, every expression is new. */
+export const NO_PREEXISTING: PreexistingExpressions = { rules: new Set(), messageExpressions: new Set() };
+
+/** findPreexistingExpressions: every rule, and every non-empty messageExpression, of the given (old) schemas. */
+export function findPreexistingExpressions(schemas: (JSONSchemaProps | undefined)[]): PreexistingExpressions {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const walk = (s: JSONSchemaProps | undefined): void => {
+    if (!s || typeof s !== 'object') return;
+    for (const v of s['x-kubernetes-validations'] ?? []) {
+      rules.add(v.rule ?? '');
+      if (v.messageExpression) messageExpressions.add(v.messageExpression);
+    }
+    Object.values(s.properties ?? {}).forEach(walk);
+    if (isObject(s.additionalProperties)) walk(s.additionalProperties);
+    walk(itemsOf(s));
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) (s[k] ?? []).forEach(walk);
+    walk(s.not);
+  };
+  schemas.forEach(walk);
+  return { rules, messageExpressions };
+}
+
 const cache = new WeakMap<JSONSchemaProps, CompiledSchema>();
 
-/** Compiles (once per schema object) every rule of `root`. */
-export function compileSchema(root: JSONSchemaProps): CompiledSchema {
-  let out = cache.get(root);
+/**
+ * Compiles every rule of `root`: for evaluation (no `preexisting`) in the stored environment, once per schema object;
+ * for a CRD write, each expression in the environment its novelty calls for.
+ */
+export function compileSchema(root: JSONSchemaProps, preexisting?: PreexistingExpressions): CompiledSchema {
+  let out = preexisting ? undefined : cache.get(root);
   if (out) return out;
   out = new Map();
   const types = new SchemaTypes('Object');
@@ -38,7 +73,7 @@ export function compileSchema(root: JSONSchemaProps): CompiledSchema {
     const rules = s['x-kubernetes-validations'];
     if (rules?.length) {
       const selfType = types.typeOf(s, isRoot ? 'Object' : undefined, isRoot);
-      out!.set(s, rules.map((rule) => compileRule(rule, selfType, install)));
+      out!.set(s, rules.map((rule) => compileRule(rule, selfType, install, preexisting)));
     }
     for (const sub of Object.values(s.properties ?? {})) visit(sub, false);
     if (isObject(s.additionalProperties)) visit(s.additionalProperties, false);
@@ -48,23 +83,24 @@ export function compileSchema(root: JSONSchemaProps): CompiledSchema {
   // Types are collected first so every checking environment knows all of them.
   types.typeOf(root, 'Object', true);
   visit(root, true);
-  cache.set(root, out);
+  if (!preexisting) cache.set(root, out);
   return out;
 }
 
-function compileRule(rule: ValidationRule, selfType: string, install: Declarations['types']): CompiledRule {
+function compileRule(rule: ValidationRule, selfType: string, install: Declarations['types'], preexisting?: PreexistingExpressions): CompiledRule {
+  const kind = (known: ReadonlySet<string> | undefined, text: string): EnvironmentKind => (!known || known.has(text) ? 'stored' : 'new');
   const usesOldSelf = OLD_SELF.test(rule.rule ?? '');
   const oldSelfType = rule.optionalOldSelf ? `optional<${selfType}>` : selfType;
   const decls: Declarations = { variables: usesOldSelf ? { self: selfType, oldSelf: oldSelfType } : { self: selfType }, types: install };
   const out: CompiledRule = { rule, usesOldSelf };
   if (rule.rule?.trim()) {
-    const c = compile(rule.rule, decls, []);
+    const c = compile(rule.rule, decls, [], undefined, kind(preexisting?.rules, rule.rule));
     if (!c.ok) out.error = c.detail;
     else if (c.program.outputType !== 'bool') out.error = 'cel expression must evaluate to a bool';
     else out.program = c.program;
   }
   if (rule.messageExpression?.trim()) {
-    const m = compile(rule.messageExpression, decls, [], 'messageExpression compilation failed: ');
+    const m = compile(rule.messageExpression, decls, [], 'messageExpression compilation failed: ', kind(preexisting?.messageExpressions, rule.messageExpression));
     if (!m.ok) out.messageError = m.detail;
     else if (m.program.outputType !== 'string') out.messageError = 'messageExpression must evaluate to a string';
     else out.message = m.program;
@@ -80,10 +116,13 @@ function ruleValue(r: ValidationRule): GoValue {
   return new GoValue(r, `apiextensions.ValidationRule{Rule:${q(r.rule)}, Message:${q(r.message)}, MessageExpression:${q(r.messageExpression)}, Reason:${reason}, FieldPath:${q(r.fieldPath)}, OptionalOldSelf:${old}}`);
 }
 
-/** The CRD-time errors of every rule under `root`, whose path is `path` (…openAPIV3Schema). */
-export function validateRules(root: JSONSchemaProps, path: string): FieldError[] {
+/**
+ * The CRD-time errors of every rule under `root`, whose path is `path` (…openAPIV3Schema); `preexisting` holds the
+ * old CRD's expressions on update.
+ */
+export function validateRules(root: JSONSchemaProps, path: string, preexisting: PreexistingExpressions = NO_PREEXISTING): FieldError[] {
   const errs: FieldError[] = [];
-  const compiled = compileSchema(root);
+  const compiled = compileSchema(root, preexisting);
   const total = new TotalCost();
   // card: how many times a rule here can run (cel_validation.go MaxCardinality); undefined when unbounded.
   const walk = (s: JSONSchemaProps, p: string, card: number | undefined) => {

@@ -15,44 +15,31 @@ const ints = (n: number) => Array.from({ length: n }, (_, i) => i);
 describe('runtime cost of x-kubernetes-validations', () => {
   // Estimated at about 6M (under the 10M a rule may be estimated at), it costs 6 per inner step at run time.
   const pairs = 'self.vals.all(x, self.vals.all(y, x + y >= 0))';
-  const schema: JSONSchemaProps = {
+  const message = "self.vals.all(x, self.vals.all(y, x + y >= 0)) ? 'many' : 'few'";
+  const spec = (maxItems: number, rules: JSONSchemaProps['x-kubernetes-validations']): JSONSchemaProps => ({
     type: 'object',
     properties: {
-      spec: {
-        type: 'object',
-        'x-kubernetes-validations': [{ rule: pairs }, { rule: 'self.vals.size() < 3', message: 'too many' }],
-        properties: { vals: { type: 'array', maxItems: 1000, items: { type: 'integer' } } },
-      },
+      spec: { type: 'object', 'x-kubernetes-validations': rules, properties: { vals: { type: 'array', maxItems, items: { type: 'integer' } } } },
     },
-  };
-
-  it('runs the rule while its actual cost stays under the per-call limit', () => {
-    assert.deepEqual(texts(validateCelRules(schema, obj({ vals: ints(100) }), undefined)), ['spec: Invalid value: "object": too many']);
   });
+  const schema = spec(1000, [{ rule: pairs }, { rule: 'self.vals.size() < 3', message: 'too many' }]);
+  const withMessage = spec(500, [{ rule: 'self.vals.size() < 3', messageExpression: message }]);
 
-  it('stops at the per-call limit and runs no further rule', () => {
-    assert.deepEqual(texts(validateCelRules(schema, obj({ vals: ints(1000) }), undefined)), [
-      `spec: Invalid value: "object": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${pairs}`,
-    ]);
-  });
-
-  it('stops at the per-call limit of a messageExpression too', () => {
-    const message = "self.vals.all(x, self.vals.all(y, x + y >= 0)) ? 'many' : 'few'";
-    const withMessage: JSONSchemaProps = {
-      type: 'object',
-      properties: {
-        spec: {
-          type: 'object',
-          'x-kubernetes-validations': [{ rule: 'self.vals.size() < 3', messageExpression: message }],
-          properties: { vals: { type: 'array', maxItems: 500, items: { type: 'integer' } } },
-        },
-      },
-    };
-    assert.deepEqual(texts(validateCelRules(withMessage, obj({ vals: ints(10) }), undefined)), ['spec: Invalid value: "object": many']);
-    assert.deepEqual(texts(validateCelRules(withMessage, obj({ vals: ints(500) }), undefined)), [
-      `spec: Invalid value: "object": no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(message)}`,
-    ]);
-  });
+  const cases: { name: string; schema: JSONSchemaProps; items: number; want: string[] }[] = [
+    { name: 'runs the rule while its actual cost stays under the per-call limit', schema, items: 100, want: ['spec: Invalid value: "object": too many'] },
+    {
+      name: 'stops at the per-call limit and runs no further rule', schema, items: 1000,
+      want: [`spec: Invalid value: "object": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${pairs}`],
+    },
+    { name: 'evaluates a messageExpression under the per-call limit', schema: withMessage, items: 10, want: ['spec: Invalid value: "object": many'] },
+    {
+      name: 'stops at the per-call limit of a messageExpression too', schema: withMessage, items: 500,
+      want: [`spec: Invalid value: "object": no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(message)}`],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(texts(validateCelRules(c.schema, obj({ vals: ints(c.items) }), undefined)), c.want));
+  }
 
   // Each item's rule costs about 401,000: ceil((1 + 4000) × 0.1) × ceil(4000 × 0.25) for a 4000-character pattern.
   const pattern = 'x|'.repeat(1999) + 'x';

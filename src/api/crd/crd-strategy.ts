@@ -82,7 +82,7 @@ export const crdStrategy: Strategy = {
       message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
     }, ctx.now);
   },
-  validate: (obj) => validateCrd(obj as Crd),
+  validate: (obj, old) => validateCrd(obj as Crd, old as Crd | undefined),
   validateUpdate: (obj, old) => validateCrdUpdate(obj as Crd, old as Crd),
   generation: true,
 };

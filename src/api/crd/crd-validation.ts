@@ -7,7 +7,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/obje
 import { GoValue } from '../validation/go-value.js';
 import { hasDefaults } from './schema-defaults.js';
 import { validateSchema } from './structural.js';
-import { validateRules } from './cel-rules.js';
+import { findPreexistingExpressions, NO_PREEXISTING, validateRules, type PreexistingExpressions } from './cel-rules.js';
 import { validateDefaults } from './default-validation.js';
 import { caBundleErrors, mustKeepValidCaBundle, validateConversion } from './conversion-validation.js';
 import { selectableFieldErrors } from './selectable-fields.js';
@@ -24,7 +24,8 @@ function versionsValue(vs: CrdVersion[]): GoValue {
   return new GoValue(vs, `[]apiextensions.CustomResourceDefinitionVersion{${items.join(', ')}}`);
 }
 
-export function validateCrd(crd: Crd): FieldError[] {
+/** `old`, on update: rules it already had compile in the stored CEL environment (validation.go findPreexistingExpressions). */
+export function validateCrd(crd: Crd, old?: Crd): FieldError[] {
   const spec = crd.spec ?? ({} as Crd['spec']);
   const names = spec.names ?? ({} as CrdNames);
   const required = `${names.plural ?? ''}.${spec.group ?? ''}`;
@@ -33,7 +34,8 @@ export function validateCrd(crd: Crd): FieldError[] {
     if (name !== required) out.push('must be spec.names.plural+"."+spec.group');
     return out;
   });
-  errs.push(...validateSpec(crd));
+  const preexisting = old ? findPreexistingExpressions((old.spec?.versions ?? []).map((v) => v.schema?.openAPIV3Schema)) : NO_PREEXISTING;
+  errs.push(...validateSpec(crd, preexisting));
   errs.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
   errs.push(...validateApproval(crd));
   return errs;
@@ -49,7 +51,7 @@ export function validateCrdUpdate(crd: Crd, old: Crd): FieldError[] {
   return errs;
 }
 
-function validateSpec(crd: Crd): FieldError[] {
+function validateSpec(crd: Crd, preexisting: PreexistingExpressions): FieldError[] {
   const spec = crd.spec;
   const errs: FieldError[] = [];
   if (!spec.group) errs.push(fieldErr.required('spec.group'));
@@ -70,7 +72,7 @@ function validateSpec(crd: Crd): FieldError[] {
   const seen = new Set<string>();
   let unique = true;
   errs.push(...defaultErrors(versions));
-  errs.push(...celRuleErrors(versions));
+  errs.push(...celRuleErrors(versions, preexisting));
   const selectable = selectableFieldErrors(versions);
   versions.forEach((v, i) => {
     if (seen.has(v.name)) unique = false;
@@ -102,13 +104,13 @@ function validateSpec(crd: Crd): FieldError[] {
  * Rule compile errors, at the path kube reports: versions whose schemas are all equal are hoisted to the internal
  * spec.validation by the v1 conversion, so their errors name spec.validation.openAPIV3Schema.
  */
-function celRuleErrors(versions: CrdVersion[]): FieldError[] {
+function celRuleErrors(versions: CrdVersion[], preexisting: PreexistingExpressions): FieldError[] {
   const schemas = versions.map((v) => v.schema?.openAPIV3Schema);
   if (!schemas.length || schemas.some((s) => !s)) return [];
   // Structural errors come first; rules of a schema that is not structural are not compiled.
   if (versions.some((v, i) => validateSchema(schemas[i]!, `spec.versions[${i}].schema.openAPIV3Schema`).length)) return [];
-  if (schemas.every((s) => jsonEqual(s, schemas[0]))) return validateRules(schemas[0]!, 'spec.validation.openAPIV3Schema');
-  return schemas.flatMap((s, i) => validateRules(s!, `spec.versions[${i}].schema.openAPIV3Schema`));
+  if (schemas.every((s) => jsonEqual(s, schemas[0]))) return validateRules(schemas[0]!, 'spec.validation.openAPIV3Schema', preexisting);
+  return schemas.flatMap((s, i) => validateRules(s!, `spec.versions[${i}].schema.openAPIV3Schema`, preexisting));
 }
 
 /**

@@ -86,6 +86,19 @@ describe('CRD defaults inside metadata', () => {
     for (const [name, schema, want] of cases) assert.deepEqual(messages(schema), want, name);
   });
 
+  // objectmeta/coerce.go: GetObjectMeta's json.Unmarshal into metav1.ObjectMeta fails before any validation.
+  it('reports a metadata default of the wrong JSON type with encoding/json\'s decode error', () => {
+    const cases: [string, JSONSchemaProps, string][] = [
+      ['a number name', meta({ default: { name: 5 } }),
+        `${ROOT}.properties[metadata].default: Invalid value: map[string]interface {}{"name":5}: must result in valid metadata: metadata: Invalid value: map[string]interface {}{"name":5}: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string`],
+      ['labels as a list', tmpl({ default: { labels: ['a'] } }),
+        `${ROOT}.properties[tmpl].properties[metadata].default: Invalid value: map[string]interface {}{"labels":[]interface {}{"a"}}: must result in valid metadata: metadata: Invalid value: map[string]interface {}{"labels":[]interface {}{"a"}}: json: cannot unmarshal array into Go struct field ObjectMeta.labels of type map[string]string`],
+      ['a label value that is a bool, at the labels field', tmpl({ properties: { labels: { type: 'object', default: { a: true } } } }),
+        `${ROOT}.properties[tmpl].properties[metadata].properties[labels].default: Invalid value: map[string]interface {}{"a":true}: must result in valid metadata: metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"a":true}}: json: cannot unmarshal bool into Go struct field ObjectMeta.labels of type string`],
+    ];
+    for (const [name, schema, want] of cases) assert.deepEqual(messages(schema), [want], name);
+  });
+
   it('lets valid metadata defaults through without the pruning check, and overwrites the root\'s own kind', () => {
     const ok: [string, JSONSchemaProps][] = [
       ['labels the schema does not list', meta({ default: { labels: { app: 'web' } } })],

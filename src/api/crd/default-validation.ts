@@ -6,6 +6,9 @@
 import { FieldError, fieldErr } from '../errors.js';
 import { cloneJson, jsonEqual } from '../../util/json.js';
 import { GoValue } from '../validation/go-value.js';
+// The typed decoder's encoding/json emulation, so a default's metadata fails with the very text a request body's would.
+import { typeMismatch } from '../../apiserver/typed-decode.js';
+import { getComponentSchemas } from '../openapi/index.js';
 import { nameIsPathSegment } from '../validation/names.js';
 import { validateObjectMeta } from '../validation/object-meta.js';
 import type { ObjectMeta } from '../types.js';
@@ -14,6 +17,8 @@ import { goSyntax } from './go-format.js';
 import { pruneObject } from './schema-prune.js';
 import { validateValue } from './schema-validate.js';
 import { itemsOf, type JSONSchemaProps } from './types.js';
+
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 /** The fields of an object's root (or of an embedded resource) whose defaults kube checks as metadata. */
 const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
@@ -61,6 +66,9 @@ function checkMetaDefault(s: JSONSchemaProps, path: string, focus: Focus): Field
   for (let i = focus.length - 1; i >= 0; i--) inner = focus[i] === 0 ? [inner] : { [focus[i] as string]: inner };
   // WithTypeMeta runs last, so a default of the root's own kind or apiVersion is overwritten here.
   const obj: Record<string, unknown> = { ...(inner as Record<string, unknown>), kind: 'Validation', apiVersion: 'validation/v1' };
+  // objectmeta.Coerce first: the metadata must decode into metav1.ObjectMeta, else encoding/json's error is the reason.
+  const decodeErr = metadataDecodeError(obj.metadata);
+  if (decodeErr) return [fieldErr.invalid(path, badValue(value), `must result in valid metadata: ${decodeErr}`)];
   const metaErrs = surroundingMetaErrors(obj.metadata);
   if (metaErrs.length) {
     const agg = metaErrs.length === 1 ? String(metaErrs[0]) : `[${metaErrs.map(String).join(', ')}]`;
@@ -68,6 +76,18 @@ function checkMetaDefault(s: JSONSchemaProps, path: string, focus: Focus): Field
   }
   const schemaErrs = validateValue(s, value).map((e) => under(path, e));
   return schemaErrs.length ? schemaErrs : celErrors(s, value, path);
+}
+
+/**
+ * objectmeta/coerce.go coerce on the surrounding object: GetObjectMeta round-trips `metadata` through JSON into
+ * metav1.ObjectMeta, and a value of the wrong JSON type (`name: 5`, labels as a list) fails there as
+ * `metadata: Invalid value: <metadata>: json: cannot unmarshal …` before any ObjectMeta validation runs.
+ */
+function metadataDecodeError(meta: unknown): FieldError | undefined {
+  if (meta === undefined || meta === null) return undefined;
+  // typeMismatch settles nulls in place; the default itself must stay as the user wrote it.
+  const bad = typeMismatch(getComponentSchemas(), OBJECT_META, cloneJson(meta));
+  return bad && fieldErr.invalid('metadata', badValue(meta), bad.message);
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { PATCH_STRATEGIES } from '../patch-strategies.js';
+import { addNewerSchemas } from './newer-schemas.js';
 
 /** An OpenAPI v3 schema object; kept loose because it is JSON handed to clients as is. */
 export type Schema = Record<string, unknown>;
@@ -47,6 +48,7 @@ function overlayPatchStrategies(schemas: Record<string, Schema>): void {
 export function getComponentSchemas(): Record<string, Schema> {
   if (!cache) {
     const loaded = load();
+    addNewerSchemas(loaded);
     overlayPatchStrategies(loaded);
     cache = loaded;
   }

@@ -22,8 +22,12 @@ function defaultWebhooks(obj: KubeObject, mutating: boolean): void {
 }
 
 function strategy(mutating: boolean): Strategy {
-  const validate = (obj: KubeObject) => validateWebhookConfiguration(obj, mutating);
-  return { defaults: (obj) => defaultWebhooks(obj, mutating), validate, validateUpdate: updateValidator(validate) };
+  const validate = (obj: KubeObject, old?: KubeObject) => validateWebhookConfiguration(obj, mutating, old);
+  return {
+    defaults: (obj) => defaultWebhooks(obj, mutating),
+    validate,
+    validateUpdate: (obj, old) => updateValidator((o) => validate(o, old))(obj, old),
+  };
 }
 
 export const validatingWebhookConfigurationStrategy = strategy(false) satisfies Strategy;

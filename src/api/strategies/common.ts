@@ -24,10 +24,15 @@ export function keepStatusOrSpec(obj: KubeObject, old: KubeObject, ctx?: Strateg
   else copyField(obj, old, 'status');
 }
 
-/** Sets obj[field] to old's value (or removes it when old has none). */
+/**
+ * Sets obj[field] to old's value (or removes it when old has none). A stored object is deep-frozen and shared, so
+ * its part is taken as it is (nothing after the strategy changes the part it resets; a copy of a pod's spec on every
+ * status write was a measurable share of the API server's time); a mutable `old` is copied.
+ */
 export function copyField(obj: KubeObject, old: KubeObject, field: string): void {
-  if (old[field] === undefined) delete obj[field];
-  else obj[field] = structuredClone(old[field]);
+  const v = old[field];
+  if (v === undefined) delete obj[field];
+  else obj[field] = Object.isFrozen(v) ? v : structuredClone(v);
 }
 
 /** For resources whose spec changes bump metadata.generation: a new object starts at generation 1. */

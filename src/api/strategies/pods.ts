@@ -32,7 +32,7 @@ export const podStrategy = {
     copyField(obj, old, 'spec');
     const m = obj.metadata;
     const o = old.metadata;
-    if (o.ownerReferences) m.ownerReferences = structuredClone(o.ownerReferences);
+    if (o.ownerReferences) m.ownerReferences = Object.isFrozen(o.ownerReferences) ? o.ownerReferences : structuredClone(o.ownerReferences);
     else delete m.ownerReferences;
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
     else delete m.deletionTimestamp;

@@ -168,7 +168,7 @@ export function validateWebhookService(path: string, svc: NonNullable<WebhookCli
  * validateMatchConditions: at most 64, unique qualified names, expressions that compile to bool against the
  * webhook's variables (object, oldObject, request, authorizer).
  */
-export function validateMatchConditions(conds: Webhook['matchConditions'], path: string, decls: Declarations): FieldError[] {
+export function validateMatchConditions(conds: Webhook['matchConditions'], path: string, decls: Declarations, preexisting: ReadonlySet<string> = new Set()): FieldError[] {
   const errs: FieldError[] = [];
   const list = conds ?? [];
   if (list.length > 64) errs.push(fieldErr.tooMany(path, list.length, 64));
@@ -183,7 +183,9 @@ export function validateMatchConditions(conds: Webhook['matchConditions'], path:
     }
     if (!c.expression) errs.push(fieldErr.required(`${p}.expression`));
     else {
-      const r = compile(c.expression, decls, ['bool']);
+      // An expression the old object already had compiles in the stored environment (validateMatchConditionsExpression).
+      const kind = preexisting.has(c.expression.trim()) ? 'stored' : 'new';
+      const r = compile(c.expression, decls, ['bool'], undefined, kind);
       if (!r.ok) errs.push(fieldErr.invalid(`${p}.expression`, c.expression, r.detail));
     }
   });
@@ -209,7 +211,7 @@ function validateReviewVersions(versions: string[] | undefined, path: string): F
   return errs;
 }
 
-function validateWebhook(hook: Webhook, path: string, mutating: boolean): FieldError[] {
+function validateWebhook(hook: Webhook, path: string, mutating: boolean, preexisting: ReadonlySet<string>): FieldError[] {
   const errs = isFullyQualifiedName(`${path}.name`, hook.name);
   (hook.rules ?? []).forEach((r, i) => errs.push(...validateRule(r, `${path}.rules[${i}]`)));
   if (hook.failurePolicy !== undefined && !FAILURE_POLICIES.includes(hook.failurePolicy)) errs.push(fieldErr.notSupported(`${path}.failurePolicy`, hook.failurePolicy, FAILURE_POLICIES));
@@ -227,17 +229,21 @@ function validateWebhook(hook: Webhook, path: string, mutating: boolean): FieldE
   if ((cc.url === undefined) === (cc.service === undefined)) errs.push(fieldErr.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
   else if (cc.url !== undefined) errs.push(...validateWebhookURL(`${path}.clientConfig.url`, cc.url));
   else errs.push(...validateWebhookService(`${path}.clientConfig.service`, cc.service!));
-  errs.push(...validateMatchConditions(hook.matchConditions, `${path}.matchConditions`, webhookConditionDeclarations()));
+  errs.push(...validateMatchConditions(hook.matchConditions, `${path}.matchConditions`, webhookConditionDeclarations(), preexisting));
   return errs;
 }
 
-/** validateValidatingWebhookConfiguration / validateMutatingWebhookConfiguration (create-time options). */
-export function validateWebhookConfiguration(obj: KubeObject, mutating: boolean): FieldError[] {
+/**
+ * validateValidatingWebhookConfiguration / validateMutatingWebhookConfiguration; `old` on update, whose match
+ * conditions compile in the stored CEL environment when unchanged (find{Validating,Mutating}PreexistingExpressions).
+ */
+export function validateWebhookConfiguration(obj: KubeObject, mutating: boolean, old?: KubeObject): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, nameIsDNSSubdomain);
   const names = new Set<string>();
+  const preexisting = new Set(((old?.webhooks ?? []) as Webhook[]).flatMap((h) => (h.matchConditions ?? []).map((m) => m.expression ?? '')));
   ((obj.webhooks ?? []) as Webhook[]).forEach((hook, i) => {
     const path = `webhooks[${i}]`;
-    errs.push(...validateWebhook(hook, path, mutating));
+    errs.push(...validateWebhook(hook, path, mutating, preexisting));
     errs.push(...validateReviewVersions(hook.admissionReviewVersions, `${path}.admissionReviewVersions`));
     if (hook.name) {
       if (names.has(hook.name)) errs.push(fieldErr.duplicate(`${path}.name`, hook.name));

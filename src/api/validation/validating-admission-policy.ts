@@ -1,11 +1,13 @@
 // Validation of ValidatingAdmissionPolicy (and the match resources bindings share) with kube's paths and messages,
 // compiling every expression against the variables it will see (kubernetes pkg/apis/admissionregistration/
-// validation/validation.go validateValidatingAdmissionPolicySpec, validateValidatingAdmissionPolicyBindingSpec).
+// validation/validation.go validateValidatingAdmissionPolicySpec, validateValidatingAdmissionPolicyBindingSpec), in
+// the new-expression CEL environment unless the old policy had the same text (findValidatingPolicyPreexistingExpressions).
 
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { FieldError, fieldErr } from '../errors.js';
 import type { KubeObject } from '../types.js';
 import { compile } from '../cel/compile.js';
+import type { EnvironmentKind } from '../cel/environment.js';
 import { admissionDeclarations, type DeclarationOptions } from '../cel/admission-declarations.js';
 import { validateLabelSelector } from './labels.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from './names.js';
@@ -107,8 +109,27 @@ export function validateMatchResources(mc: MatchResources | undefined, path: str
   return errs;
 }
 
+/** The expressions of the policy before an update, by where they sit. */
+interface Preexisting {
+  matchConditions: ReadonlySet<string>;
+  validations: ReadonlySet<string>;
+  messageExpressions: ReadonlySet<string>;
+  auditAnnotations: ReadonlySet<string>;
+}
+
+function findPreexisting(old: PolicySpec | undefined): Preexisting {
+  return {
+    matchConditions: new Set((old?.matchConditions ?? []).map((m) => m.expression ?? '')),
+    validations: new Set((old?.validations ?? []).map((v) => v.expression ?? '')),
+    messageExpressions: new Set((old?.validations ?? []).filter((v) => v.messageExpression).map((v) => v.messageExpression!)),
+    auditAnnotations: new Set((old?.auditAnnotations ?? []).map((a) => a.valueExpression ?? '')),
+  };
+}
+
+const envOf = (known: ReadonlySet<string>, expression: string): EnvironmentKind => (known.has(expression) ? 'stored' : 'new');
+
 /** The checked type of each variable, in order: later variables and validations see the earlier ones. */
-function variableTypes(spec: PolicySpec, errs: FieldError[], opts: DeclarationOptions): Record<string, string> {
+function variableTypes(spec: PolicySpec, errs: FieldError[], opts: DeclarationOptions, pre: Preexisting): Record<string, string> {
   const types: Record<string, string> = {};
   (spec.variables ?? []).forEach((v, i) => {
     const p = `spec.variables[${i}]`;
@@ -118,14 +139,15 @@ function variableTypes(spec: PolicySpec, errs: FieldError[], opts: DeclarationOp
       errs.push(fieldErr.required(`${p}.expression`, 'expression is not specified'));
       return;
     }
-    const r = compile(v.expression, admissionDeclarations({ ...opts, variables: { ...types } }), []);
+    // kube looks a variable up among the old validations' expressions, not the old variables (validateVariable).
+    const r = compile(v.expression, admissionDeclarations({ ...opts, variables: { ...types } }), [], undefined, envOf(pre.validations, v.expression));
     if (!r.ok) errs.push(fieldErr.invalid(`${p}.expression`, v.expression, r.detail));
     if (v.name) types[v.name] = r.ok ? r.program.outputType.replace(/\(/g, '<').replace(/\)/g, '>') : 'dyn';
   });
   return types;
 }
 
-function validateSpec(obj: KubeObject, spec: PolicySpec): FieldError[] {
+function validateSpec(obj: KubeObject, spec: PolicySpec, pre: Preexisting): FieldError[] {
   const errs: FieldError[] = [];
   const hasParams = spec.paramKind !== undefined && spec.paramKind !== null;
   if (spec.failurePolicy === undefined) errs.push(fieldErr.required('spec.failurePolicy'));
@@ -136,8 +158,8 @@ function validateSpec(obj: KubeObject, spec: PolicySpec): FieldError[] {
     errs.push(...validateMatchResources(spec.matchConstraints, 'spec.matchConstraints'));
     if (!spec.matchConstraints.resourceRules?.length) errs.push(fieldErr.required('spec.matchConstraints.resourceRules'));
   }
-  errs.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions', admissionDeclarations({ params: hasParams, authorizer: true })));
-  const variables = variableTypes(spec, errs, { params: hasParams, authorizer: true });
+  errs.push(...validateMatchConditions(spec.matchConditions, 'spec.matchConditions', admissionDeclarations({ params: hasParams, authorizer: true }), pre.matchConditions));
+  const variables = variableTypes(spec, errs, { params: hasParams, authorizer: true }, pre);
   const withVars = (o: DeclarationOptions) => admissionDeclarations(spec.variables?.length ? { ...o, variables } : o);
   if (!spec.validations?.length && !spec.auditAnnotations?.length) {
     errs.push(fieldErr.required('spec.validations', 'validations or auditAnnotations must contain at least one item'));
@@ -148,14 +170,14 @@ function validateSpec(obj: KubeObject, spec: PolicySpec): FieldError[] {
     const p = `spec.validations[${i}]`;
     if (!v.expression?.trim()) errs.push(fieldErr.required(`${p}.expression`, 'expression is not specified'));
     else {
-      const r = compile(v.expression, withVars({ params: hasParams, authorizer: true }), ['bool']);
+      const r = compile(v.expression, withVars({ params: hasParams, authorizer: true }), ['bool'], undefined, envOf(pre.validations, v.expression));
       if (!r.ok) errs.push(fieldErr.invalid(`${p}.expression`, v.expression, r.detail));
     }
     if (v.messageExpression !== undefined && v.messageExpression.length && !v.messageExpression.trim()) {
       errs.push(fieldErr.invalid(`${p}.messageExpression`, v.messageExpression, 'must be non-empty if specified'));
     } else if (v.messageExpression?.trim()) {
       // messageExpression sees params when the policy has them, never the authorizer (validateMessageExpression).
-      const r = compile(v.messageExpression, withVars({ params: hasParams, authorizer: false }), ['string']);
+      const r = compile(v.messageExpression, withVars({ params: hasParams, authorizer: false }), ['string'], undefined, envOf(pre.messageExpressions, v.messageExpression));
       if (!r.ok) errs.push(fieldErr.invalid(`${p}.messageExpression`, v.messageExpression, r.detail));
     }
     if (v.message !== undefined && v.message.length && !v.message.trim()) errs.push(fieldErr.invalid(`${p}.message`, v.message, 'message must be non-empty if specified'));
@@ -173,7 +195,7 @@ function validateSpec(obj: KubeObject, spec: PolicySpec): FieldError[] {
     if (!ve) errs.push(fieldErr.required(`${p}.valueExpression`, 'valueExpression is not specified'));
     else if (ve.length > 5 * 1024) errs.push(fieldErr.required(`${p}.valueExpression`, 'must not exceed 5120 bytes in length'));
     else {
-      const r = compile(ve, withVars({ params: hasParams, authorizer: true }), ['string', 'null_type']);
+      const r = compile(ve, withVars({ params: hasParams, authorizer: true }), ['string', 'null_type'], undefined, envOf(pre.auditAnnotations, a.valueExpression ?? ''));
       if (!r.ok) errs.push(fieldErr.invalid(`${p}.valueExpression`, a.valueExpression, r.detail));
     }
     if (keys.has(a.key ?? '')) errs.push(fieldErr.duplicate(`${p}.key`, a.key ?? ''));
@@ -182,8 +204,9 @@ function validateSpec(obj: KubeObject, spec: PolicySpec): FieldError[] {
   return errs;
 }
 
-export function validateValidatingAdmissionPolicy(obj: KubeObject): FieldError[] {
+/** `old` on update (ValidateValidatingAdmissionPolicyUpdate's preexisting expressions). */
+export function validateValidatingAdmissionPolicy(obj: KubeObject, old?: KubeObject): FieldError[] {
   const errs = validateObjectMeta(obj.metadata, nameIsDNSSubdomain);
-  errs.push(...validateSpec(obj, (obj.spec ?? {}) as PolicySpec));
+  errs.push(...validateSpec(obj, (obj.spec ?? {}) as PolicySpec, findPreexisting(old?.spec as PolicySpec | undefined)));
   return errs;
 }

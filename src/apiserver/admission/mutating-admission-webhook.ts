@@ -74,39 +74,44 @@ async function applyPatch(name: string, r: ReviewResponse, a: AdmissionAttribute
 export function mutatingAdmissionWebhook(deps: WebhookPluginDeps): AdmissionPlugin {
   return {
     name: MUTATING_ADMISSION_WEBHOOK,
-    async admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
+    // Not async: without webhooks (most writes) it answers at once and the chain does not wait on it.
+    admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> | undefined {
       if (isExemptConfigurationResource(a.decl.group, a.decl.kind)) return;
       const hooks = webhooksOf(lookup, 'mutatingwebhookconfigurations');
       if (!hooks.length) return;
-      const rc = (a.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
-      let state = rc.values.get(MUTATING_ADMISSION_WEBHOOK) as ReinvokeState | undefined;
-      if (!state) rc.values.set(MUTATING_ADMISSION_WEBHOOK, (state = { previouslyInvoked: new Set(), reinvoke: new Set() }));
-      // In-tree plugins changed the object since the webhooks last saw it: every eligible webhook runs again.
-      if (rc.isReinvoke && state.lastOutput !== JSON.stringify(a.object ?? null)) requireReinvoking(state);
-      try {
-        for (const { hook, uid } of hooks) {
-          const inv = shouldCall(hook, a, lookup, deps.equivalents);
-          if (!inv || !(await matchConditionsAllow(hook, a, inv, deps))) continue;
-          // A webhook not called in the first round is not called for the first time on reinvocation.
-          if (rc.isReinvoke && !state.reinvoke.has(uid)) continue;
-          const name = hook.name ?? '';
-          let changed = false;
-          let failure: unknown;
-          try {
-            changed = await applyPatch(name, await invoke(hook, inv, a, lookup, deps, true), a, inv);
-          } catch (err) {
-            failure = err;
-          }
-          if (changed) {
-            requireReinvoking(state);
-            rc.shouldReinvoke = true;
-          }
-          if (hook.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(uid);
-          if (failure !== undefined) onCallFailure(hook, failure, deps);
-        }
-      } finally {
-        state.lastOutput = JSON.stringify(a.object ?? null);
-      }
+      return callMutating(a, lookup, hooks);
     },
   };
+
+  async function callMutating(a: AdmissionAttributes, lookup: AdmissionLookup, hooks: ReturnType<typeof webhooksOf>): Promise<void> {
+    const rc = (a.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
+    let state = rc.values.get(MUTATING_ADMISSION_WEBHOOK) as ReinvokeState | undefined;
+    if (!state) rc.values.set(MUTATING_ADMISSION_WEBHOOK, (state = { previouslyInvoked: new Set(), reinvoke: new Set() }));
+    // In-tree plugins changed the object since the webhooks last saw it: every eligible webhook runs again.
+    if (rc.isReinvoke && state.lastOutput !== JSON.stringify(a.object ?? null)) requireReinvoking(state);
+    try {
+      for (const { hook, uid } of hooks) {
+        const inv = shouldCall(hook, a, lookup, deps.equivalents);
+        if (!inv || !(await matchConditionsAllow(hook, a, inv, deps))) continue;
+        // A webhook not called in the first round is not called for the first time on reinvocation.
+        if (rc.isReinvoke && !state.reinvoke.has(uid)) continue;
+        const name = hook.name ?? '';
+        let changed = false;
+        let failure: unknown;
+        try {
+          changed = await applyPatch(name, await invoke(hook, inv, a, lookup, deps, true), a, inv);
+        } catch (err) {
+          failure = err;
+        }
+        if (changed) {
+          requireReinvoking(state);
+          rc.shouldReinvoke = true;
+        }
+        if (hook.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(uid);
+        if (failure !== undefined) onCallFailure(hook, failure, deps);
+      }
+    } finally {
+      state.lastOutput = JSON.stringify(a.object ?? null);
+    }
+  }
 }

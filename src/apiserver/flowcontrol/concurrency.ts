@@ -44,9 +44,10 @@ const EPSILON = 1e-7;
  * computeConcurrencyAllocation: splits `total` seats among levels so that each gets fairProp × its target, clamped
  * to [lower, upper], with the one fairProp that makes the allocations sum to `total` (found by bisection; kube
  * solves the same problem exactly). Undefined when the bounds make that impossible (kube then keeps the current
- * limits).
+ * limits). `out.fairProp` gets that fairProp (seat_fair_frac); where every level sits at a bound, the smallest
+ * relative lower bound or the largest relative upper bound, as kube reports it.
  */
-export function allocate(total: number, items: readonly AllocItem[]): number[] | undefined {
+export function allocate(total: number, items: readonly AllocItem[], out?: { fairProp: number }): number[] | undefined {
   let lowerSum = 0;
   let upperSum = 0;
   for (const it of items) {
@@ -55,9 +56,22 @@ export function allocate(total: number, items: readonly AllocItem[]): number[] |
     upperSum += it.upper;
   }
   if (lowerSum - total > EPSILON || total - upperSum > EPSILON) return undefined;
-  if (total === 0) return items.map(() => 0);
-  if (lowerSum - total > -EPSILON) return items.map((i) => i.lower);
-  if (total - upperSum > -EPSILON) return items.map((i) => i.upper);
+  const rel = (bound: number, it: AllocItem) => bound / Math.max(it.target, MIN_TARGET);
+  const fair = (p: number) => {
+    if (out) out.fairProp = p;
+  };
+  if (total === 0) {
+    fair(0);
+    return items.map(() => 0);
+  }
+  if (lowerSum - total > -EPSILON) {
+    fair(Math.min(...items.map((i) => rel(i.lower, i))));
+    return items.map((i) => i.lower);
+  }
+  if (total - upperSum > -EPSILON) {
+    fair(Math.max(...items.map((i) => rel(i.upper, i))));
+    return items.map((i) => i.upper);
+  }
   const at = (p: number) => items.map((it) => Math.min(it.upper, Math.max(it.lower, p * Math.max(it.target, MIN_TARGET))));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   let lo = 0;
@@ -68,6 +82,7 @@ export function allocate(total: number, items: readonly AllocItem[]): number[] |
     if (sum(at(mid)) < total) lo = mid;
     else hi = mid;
   }
+  fair(hi);
   return at(hi);
 }
 

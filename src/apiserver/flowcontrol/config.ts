@@ -4,19 +4,31 @@
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import { FLOW_SCHEMAS, PRIORITY_LEVELS } from '../bootstrap-flowcontrol.js';
 import { allocate, levelLimits, updateDemandStats, type LevelLimits, type SeatDemandStats } from './concurrency.js';
-import { QueueSet, type QueuingConfig, type RejectReason } from './queue-set.js';
+import { DURATION_BUCKETS, Histogram, QUEUE_LENGTH_BUCKETS, SEAT_BUCKETS, WATCH_COUNT_BUCKETS } from './histogram.js';
+import { QueueSet, type QueueStats, type QueuingConfig, type RejectReason } from './queue-set.js';
 import { flowDistinguisher, hashFlowID, matchesFlowSchema, type RequestDigest } from './rules.js';
 import { levelMaxSeats } from './work-estimator.js';
 
-/** Counts for one (FlowSchema, priority level) pair, served as apiserver_flowcontrol_* metrics. */
-export interface FlowCounters {
+/** Counts for one (FlowSchema, priority level) pair, served as apiserver_flowcontrol_* metrics (metrics.go). */
+export interface FlowCounters extends QueueStats {
   readonly flowSchema: string;
   readonly priorityLevel: string;
   dispatched: number;
   inQueue: number;
+  inQueueSeats: number;
   executing: number;
   executingSeats: number;
   rejected: Record<RejectReason, number>;
+  /** request_wait_duration_seconds by `execute` (whether the request got past being turned away at the door). */
+  readonly waitTrue: Histogram;
+  readonly waitFalse: Histogram;
+  /** request_execution_seconds by `type`: watches count their initialization only. */
+  readonly execRegular: Histogram;
+  readonly execWatch: Histogram;
+  readonly queueLengths: Histogram;
+  /** work_estimated_seats and watch_count_samples (writes: the watchers their event wakes). */
+  readonly workSeats: Histogram;
+  readonly watchCounts: Histogram;
 }
 
 export interface Level {
@@ -33,6 +45,8 @@ export interface Level {
   /** The most seats one request of this level may be estimated at (0: the estimator's own limit). */
   maxSeats: number;
   demand: SeatDemandStats;
+  /** The last borrowing round's target seats (target_seats). */
+  target: number;
   /** Its object is gone: no schema leads here any more, and it goes once what waits and runs is done. */
   quiescing: boolean;
 }
@@ -45,6 +59,9 @@ export interface Classification {
   /** X-Kubernetes-PF-* response headers (UIDs, not names, so names chosen by admins stay private). */
   readonly headers: Readonly<Record<string, string>>;
   readonly counters: FlowCounters;
+  /** The flow's hand of queues, kept here by its level's QueueSet (Flow). */
+  hand?: readonly number[];
+  handOf?: QueuingConfig;
 }
 
 /** What the config controller wants a FlowSchema's Dangling condition to say. */
@@ -61,16 +78,20 @@ export const PL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
 const MANDATORY_LEVELS = PRIORITY_LEVELS.filter((p) => p.metadata?.name === 'exempt' || p.metadata?.name === 'catch-all');
 const MANDATORY_SCHEMAS = FLOW_SCHEMAS.filter((f) => f.metadata?.name === 'exempt' || f.metadata?.name === 'catch-all');
 /** Entries kept before the classification cache starts over (distinct users × request shapes). */
-const CACHE_LIMIT = 20_000;
+/** Classifications kept: a few request shapes per user, for fleets of 10,000 nodes (about 250 bytes each). */
+const CACHE_LIMIT = 60_000;
 
 export class FlowControlConfig {
   readonly levels = new Map<string, Level>();
   private schemas: FlowSchema[] = [];
   private catchAll!: FlowSchema;
   private readonly cache = new Map<string, Classification>();
+  private readonly headerSets = new Map<string, Readonly<Record<string, string>>>();
   private readonly counters = new Map<string, FlowCounters>();
   private lastInput: { schemas: readonly FlowSchema[]; levels: readonly PriorityLevelConfiguration[] } = { schemas: [], levels: [] };
   private reapScheduled = false;
+  /** The last borrowing round's fair proportion of targets (seat_fair_frac). */
+  fairFrac = 0;
 
   /** `clock`: milliseconds for the queues' virtual time and the seat-demand integrators. */
   constructor(readonly serverConcurrencyLimit: number, private readonly clock: () => number = performance.now.bind(performance)) {
@@ -127,7 +148,7 @@ export class FlowControlConfig {
         // A new level starts halfway between its nominal seats and what it may lend (finishQueueSetReconfigsLocked).
         const currentCL = lim.nominal - Math.trunc((lim.nominal - lim.min) / 2);
         const qs = new QueueSet(name, exempt ? Infinity : currentCL, queuing, this.clock);
-        level = { name, uid: pl.metadata?.uid ?? '', spec: pl, exempt, queuing, limits: lim, qs, currentCL, maxSeats, demand: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 }, quiescing: false };
+        level = { name, uid: pl.metadata?.uid ?? '', spec: pl, exempt, queuing, limits: lim, qs, currentCL, maxSeats, demand: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 }, target: 0, quiescing: false };
         this.levels.set(name, level);
       } else {
         level.uid = pl.metadata?.uid ?? '';
@@ -174,13 +195,31 @@ export class FlowControlConfig {
     const hash = !level.exempt && level.queuing.queues > 1 ? hashFlowID(fs.metadata!.name!, flowDistinguisher(rd, fs)) : 0n;
     const c: Classification = {
       flowSchema: fs.metadata!.name!, level, hash,
-      // Frozen: answers without headers of their own share it (filter.ts withHeaders).
-      headers: Object.freeze({ [FS_UID_HEADER]: fs.metadata?.uid ?? '', [PL_UID_HEADER]: level.uid }),
+      headers: this.headersFor(fs.metadata?.uid ?? '', level.uid),
       counters: this.countersFor(fs.metadata!.name!, level.name),
+      // Present from the start so that every classification has one shape.
+      hand: undefined, handOf: undefined,
     };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    if (this.cache.size >= CACHE_LIMIT) {
+      // Forget the oldest quarter, not everything: at thousands of nodes the working set (a few shapes per kubelet)
+      // is near the limit, and clearing it all made most requests classify from scratch again.
+      let drop = CACHE_LIMIT >> 2;
+      for (const k of this.cache.keys()) {
+        if (drop-- === 0) break;
+        this.cache.delete(k);
+      }
+    }
     this.cache.set(key, c);
     return c;
+  }
+
+  /** The answer headers naming a schema and level: one frozen object per pair, shared by their classifications. */
+  private headersFor(fsUID: string, plUID: string): Readonly<Record<string, string>> {
+    const key = `${fsUID}\u0000${plUID}`;
+    let h = this.headerSets.get(key);
+    // Frozen: answers without headers of their own share it (filter.ts withHeaders).
+    if (!h) this.headerSets.set(key, (h = Object.freeze({ [FS_UID_HEADER]: fsUID, [PL_UID_HEADER]: plUID })));
+    return h;
   }
 
   allCounters(): Iterable<FlowCounters> {
@@ -201,9 +240,12 @@ export class FlowControlConfig {
       nominalSum += l.limits.nominal;
       updateDemandStats(l.demand, l.qs.demand.reset());
       const lower = Math.max(l.limits.min, Math.min(l.limits.nominal, l.demand.highWatermark));
-      return { lower, upper: l.limits.max, target: Math.max(lower, l.demand.smoothed) };
+      l.target = Math.max(lower, l.demand.smoothed);
+      return { lower, upper: l.limits.max, target: l.target };
     });
-    const allocs = allocate(nominalSum, items);
+    const fair = { fairProp: this.fairFrac };
+    const allocs = allocate(nominalSum, items, fair);
+    if (allocs) this.fairFrac = fair.fairProp;
     levels.forEach((l, i) => {
       if (allocs) l.currentCL = Math.round(allocs[i]!);
       if (!l.exempt) l.qs.setConcurrencyLimit(l.currentCL);
@@ -214,7 +256,13 @@ export class FlowControlConfig {
     const key = `${fs}\u0000${pl}`;
     let c = this.counters.get(key);
     if (!c) {
-      c = { flowSchema: fs, priorityLevel: pl, dispatched: 0, inQueue: 0, executing: 0, executingSeats: 0, rejected: { 'concurrency-limit': 0, 'queue-full': 0, 'time-out': 0, cancelled: 0 } };
+      c = {
+        flowSchema: fs, priorityLevel: pl, dispatched: 0, inQueue: 0, inQueueSeats: 0, executing: 0, executingSeats: 0, noAccommodation: 0,
+        rejected: { 'concurrency-limit': 0, 'queue-full': 0, 'time-out': 0, cancelled: 0 },
+        queueLengths: new Histogram(QUEUE_LENGTH_BUCKETS), waitTrue: new Histogram(DURATION_BUCKETS), waitFalse: new Histogram(DURATION_BUCKETS),
+        execRegular: new Histogram(DURATION_BUCKETS), execWatch: new Histogram(DURATION_BUCKETS), workSeats: new Histogram(SEAT_BUCKETS),
+        watchCounts: new Histogram(WATCH_COUNT_BUCKETS),
+      };
       this.counters.set(key, c);
     }
     return c;

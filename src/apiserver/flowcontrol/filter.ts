@@ -1,17 +1,19 @@
 // The API Priority and Fairness filter (k8s.io/apiserver pkg/server/filters/priority-and-fairness.go): classifies
 // each request, estimates its seats, runs it when its level has them, queues or rejects it otherwise (a queued
 // request whose client goes away leaves its queue), and marks every classified answer with the X-Kubernetes-PF-*
-// headers. Watches are counted while open, to charge writes for the watchers they wake. Long-running requests
-// other than watches are not tracked at all.
+// headers. A watch holds its seats until it is initialized (its initial events sent and its watcher registered; a
+// watch proxied to an aggregated API until the proxying starts) and is counted while open, to charge writes for the
+// watchers they wake. Long-running requests other than watches are not tracked at all.
 
 import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { ApiResponse } from '../../client/interfaces.js';
 import type { UserInfo } from '../admission/interfaces.js';
 import type { ServerResponse } from '../interfaces.js';
 import type { RequestInfo } from '../request-info.js';
-import { isWatchResponse, type WatchResponse } from '../interfaces.js';
+import { isStreamedResponse, isWatchResponse, type StreamedResponse, type WatchResponse } from '../interfaces.js';
 import { FlowControlConfig, type Classification, type DanglingState } from './config.js';
 import { DroppedRequestsTracker } from './dropped-requests.js';
+import { COUNT_POLL_PERIOD_MS, ObjectCountTracker } from './object-counts.js';
 import { renderMetrics } from './metrics.js';
 import { parseGoDuration } from '../../util/go-duration.js';
 import type { QueueTicket, RejectReason } from './queue-set.js';
@@ -26,8 +28,12 @@ export interface FlowControlOptions {
   requestTimeoutMs?: number;
   /** Wall clock for Retry-After bookkeeping (injectable for tests). */
   now?: () => number;
-  /** Objects stored for a resource (the watch cache's size): lists are charged by it. */
+  /** Objects stored for a resource (the watch cache's size): lists are charged by it as last polled. */
   objectCount?: (group: string, resource: string) => number | undefined;
+  /** How often those counts are polled (--etcd-count-metric-poll-period, 1m). */
+  objectCountPeriodMs?: number;
+  /** Milliseconds for the wait and execution histograms (performance.now by default). */
+  clock?: () => number;
 }
 
 /** BasicLongRunningRequestCheck(watch, proxy; attach, exec, proxy, log, portforward) as kube-apiserver configures it. */
@@ -47,27 +53,41 @@ export class FlowControl {
   private readonly dropped: DroppedRequestsTracker;
   private readonly requestTimeoutMs: number;
   private timer?: NodeJS.Timeout;
+  private countTimer?: NodeJS.Timeout;
+  private readonly objectCounts: ObjectCountTracker;
+  private readonly countPeriodMs: number;
   readonly watches = new WatchTracker();
   private readonly sources: EstimatorSources;
+  private readonly clock: () => number;
 
   constructor(opts: FlowControlOptions = {}) {
-    this.config = new FlowControlConfig(opts.serverConcurrencyLimit ?? 600);
+    this.clock = opts.clock ?? performance.now.bind(performance);
+    this.config = new FlowControlConfig(opts.serverConcurrencyLimit ?? 600, this.clock);
     this.dropped = new DroppedRequestsTracker(opts.now ?? Date.now);
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 60_000;
-    const objectCount = opts.objectCount ?? (() => undefined);
-    this.sources = { objectCount, watchCount: (info) => this.watches.interested(info) };
+    const counts = (this.objectCounts = new ObjectCountTracker(opts.objectCount ?? (() => undefined)));
+    this.countPeriodMs = opts.objectCountPeriodMs ?? COUNT_POLL_PERIOD_MS;
+    this.sources = { objectCount: (group, resource) => counts.get(group, resource), watchCount: (info) => this.watches.interested(info) };
   }
 
-  /** Starts the periodic borrowing round. */
+  /** Starts the periodic borrowing round and the object count poll. */
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.config.rebalance(), BORROWING_PERIOD_MS);
     this.timer.unref();
+    this.countTimer = setInterval(() => this.objectCounts.refresh(), this.countPeriodMs);
+    this.countTimer.unref();
+  }
+
+  /** Polls the stored object counts now (what the minute's poll does). */
+  refreshObjectCounts(): void {
+    this.objectCounts.refresh();
   }
 
   stop(): void {
     clearInterval(this.timer);
-    this.timer = undefined;
+    clearInterval(this.countTimer);
+    this.timer = this.countTimer = undefined;
     for (const l of this.config.levels.values()) l.qs.close();
   }
 
@@ -84,15 +104,32 @@ export class FlowControl {
     if (info.verb !== 'watch' && isLongRunning(info)) return exec();
     const c = this.config.classify(digest(info, method, user));
     const level = c.level;
-    const we = estimateWork(info, query, level.maxSeats, this.sources);
-    const qs = level.qs;
-    if (qs.tryStart(maxSeats(we))) return this.run(c, info, query, we, undefined, exec);
     const counters = c.counters;
+    const we = estimateWork(info, query, level.maxSeats, this.sources, counters);
+    const seats = maxSeats(we);
+    counters.workSeats.observe(seats);
+    const qs = level.qs;
+    // One clock reading serves the queues, the wait and the execution timings.
+    const waitStart = this.clock();
+    const started = qs.tryStart(we, c, waitStart);
+    if (started) {
+      // Enqueued and dispatched at once: a queue one long, no wait (exempt requests never wait).
+      if (typeof started === 'object') counters.queueLengths.observe(1);
+      if (!level.exempt) counters.waitTrue.observe(0);
+      return this.run(c, info, query, we, started, exec, waitStart);
+    }
     counters.inQueue++;
-    const outcome = await qs.wait(c.hash, we, this.waitLimit(first(query?.timeout)), signal);
+    counters.inQueueSeats += seats;
+    const outcome = await qs.wait(c.hash, we, this.waitLimit(first(query?.timeout)), signal, counters);
     counters.inQueue--;
+    counters.inQueueSeats -= seats;
+    // execute="false" only for a request turned away at the door (Handle: req == nil); one that waited and timed
+    // out or was cancelled had been let in.
+    const atDoor = outcome === 'queue-full' || outcome === 'concurrency-limit';
+    const waited = this.clock();
+    (atDoor ? counters.waitFalse : counters.waitTrue).observe((waited - waitStart) / 1000);
     if (typeof outcome === 'string') return this.reject(c, outcome);
-    return this.run(c, info, query, we, outcome, exec);
+    return this.run(c, info, query, we, outcome ?? true, exec, waited);
   }
 
   /** apiserver_flowcontrol_* in the Prometheus text format. */
@@ -100,43 +137,92 @@ export class FlowControl {
     return renderMetrics(this.config);
   }
 
-  /** Runs a request that holds its seats (exempt levels hold them too, without a limit). */
-  private async run(c: Classification, info: RequestInfo, query: Query, we: WorkEstimate, ticket: QueueTicket | undefined, exec: () => Promise<ServerResponse>): Promise<ServerResponse> {
+  /**
+   * Runs a request that holds its seats (exempt levels hold them too, without a limit) until it answers or, for a
+   * watch, until it is initialized (the filter's watchInitializationSignal).
+   */
+  private async run(c: Classification, info: RequestInfo, query: Query, we: WorkEstimate, started: QueueTicket | true, exec: () => Promise<ServerResponse>, t0: number): Promise<ServerResponse> {
     const counters = c.counters;
     const seats = maxSeats(we);
     counters.dispatched++;
     counters.executing++;
     counters.executingSeats += seats;
+    let out: ServerResponse;
     try {
-      const out = await exec();
-      if (info.verb === 'watch' && isWatchResponse(out)) return this.tracked(out, info, query, c.headers);
-      return withHeaders(out, c.headers);
-    } finally {
-      counters.executing--;
-      counters.executingSeats -= seats;
-      c.level.qs.finish(we, ticket);
+      out = await exec();
+    } catch (err) {
+      this.done(c, we, started, t0, info.verb === 'watch');
+      throw err;
     }
+    if (info.verb !== 'watch' || !isWatchResponse(out) || isStreamedResponse(out)) {
+      // Everything but a watch of ours is done once it answers; so is a proxied watch: kube-aggregator signals
+      // initialization before it proxies (the watch is still counted until it ends).
+      this.done(c, we, started, t0, info.verb === 'watch');
+      if (isStreamedResponse(out) && info.verb === 'watch') return this.trackedStream(out, info, query, c.headers);
+      return withHeaders(out, c.headers);
+    }
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      this.done(c, we, started, t0, true);
+    };
+    // Whoever asked for the watch starts it at once; if nobody has by the next turn of the event loop, nobody will
+    // (the request ended before reaching storage), and its seats go, as the filter's deferred Signal frees them.
+    let begun = false;
+    setImmediate(() => {
+      if (!begun) finish();
+    });
+    return this.tracked(out, info, query, c.headers, () => (begun = true), finish);
+  }
+
+  /** The request stops executing (a watch: it is initialized) and gives back its seats. */
+  private done(c: Classification, we: WorkEstimate, started: QueueTicket | true, t0: number, isWatch: boolean): void {
+    const counters = c.counters;
+    counters.executing--;
+    counters.executingSeats -= maxSeats(we);
+    const end = this.clock();
+    (isWatch ? counters.execWatch : counters.execRegular).observe((end - t0) / 1000);
+    c.level.qs.finish(we, started, end);
   }
 
   /** A watch counted by what it watches from when it starts until either side ends it. */
-  private tracked(out: WatchResponse, info: RequestInfo, query: Query, headers: Readonly<Record<string, string>>): WatchResponse {
-    const fieldSelector = first(query?.fieldSelector);
-    const name = info.name || (fieldSelector ? selectedName(fieldSelector) ?? '' : '');
+  private tracked(out: WatchResponse, info: RequestInfo, query: Query, headers: Readonly<Record<string, string>>, onBegin: () => void, onInitialized: () => void): WatchResponse {
     const start = out.watch;
     return {
       ...out,
       headers: out.headers ? { ...out.headers, ...headers } : { ...headers },
       watch: async (sink) => {
-        const forget = this.watches.register(name === info.name ? info : { ...info, name }, fieldSelector);
+        onBegin();
+        const forget = this.register(info, query);
         try {
           const stop = await start({ send: (ev) => sink.send(ev), close: () => { forget(); sink.close(); } });
+          onInitialized();
           return () => { forget(); stop(); };
         } catch (err) {
           forget();
+          onInitialized();
           throw err;
         }
       },
     };
+  }
+
+  /** A watch relayed from an aggregated API's backend: counted until its stream closes (either side ending it). */
+  private trackedStream(out: StreamedResponse, info: RequestInfo, query: Query, headers: Readonly<Record<string, string>>): StreamedResponse {
+    if (out.status === 200) {
+      const forget = this.register(info, query);
+      if (out.stream.destroyed) forget();
+      else out.stream.once('close', forget);
+    }
+    return { ...out, headers: { ...out.headers, ...headers } };
+  }
+
+  /** RegisterWatch: by the watch's name, from the path or a metadata.name field selector. */
+  private register(info: RequestInfo, query: Query): () => void {
+    const fieldSelector = first(query?.fieldSelector);
+    const name = info.name || (fieldSelector ? selectedName(fieldSelector) ?? '' : '');
+    return this.watches.register(name === info.name ? info : { ...info, name }, fieldSelector);
   }
 
   /** tooManyRequests: a plain-text 429 (http.Error) with Retry-After from the level's recent rejections. */

@@ -25,9 +25,9 @@ export class Integrator {
     this.last = now();
   }
 
-  /** The variable changes to `x` now. */
-  set(x: number): void {
-    this.advance();
+  /** The variable changes to `x` now (`t`: the caller's reading of the same clock, to save a second one). */
+  set(x: number, t = this.now()): void {
+    this.advance(t);
     this.x = x;
     if (x < this.min) this.min = x;
     if (x > this.max) this.max = x;
@@ -50,11 +50,10 @@ export class Integrator {
     return out;
   }
 
-  private advance(): void {
-    const t = this.now();
+  private advance(t = this.now()): void {
     const dt = (t - this.last) / 1000;
+    if (dt <= 0) return; // an earlier reading than the last: nothing to add, and the clock does not go back
     this.last = t;
-    if (dt <= 0) return;
     this.elapsed += dt;
     this.integralX += this.x * dt;
     this.integralXX += this.x * this.x * dt;

@@ -53,8 +53,9 @@ test('borrowing: seats follow demand within each level\'s bounds', () => {
 
 test('seats: a level runs up to its limit, queues the rest and serves queues in turn', async () => {
   const qs = new QueueSet('l', 2, { queues: 4, handSize: 1, queueLengthLimit: 2 });
-  assert.equal(qs.tryStart(1), true);
-  assert.equal(qs.tryStart(1), true);
+  // Flows 2 and 3 (queues 2 and 3) take both seats at once, each charged to its own queue.
+  const running = [qs.tryStart(1, 2n), qs.tryStart(1, 3n)];
+  assert.ok(running.every((r) => typeof r === 'object'), 'a Queue level hands back the ticket of the queue it charged');
   assert.equal(qs.tryStart(1), false);
   assert.deepEqual([qs.seatsInUse, qs.executing], [2, 2]);
   // Flow 0 and flow 1 land in different queues (hand of one card each).
@@ -71,8 +72,7 @@ test('seats: a level runs up to its limit, queues the rest and serves queues in 
   await a3;
   assert.deepEqual(order, ['a3:queue-full'], 'the third in one queue of length 2 is turned away');
   assert.equal(qs.waitingRequests, 3);
-  qs.finish(ONE_SEAT);
-  qs.finish(ONE_SEAT);
+  for (const r of running) qs.finish(ONE_SEAT, r);
   await Promise.all([a1, b1]);
   // Fair queuing: one from each queue before the second of flow 0.
   assert.deepEqual(order.slice(1), ['a1:run', 'b1:run']);
@@ -84,7 +84,7 @@ test('seats: a level runs up to its limit, queues the rest and serves queues in 
 
 test('Reject levels, wide requests and queue time-outs', async () => {
   const reject = new QueueSet('r', 1, { queues: 0, handSize: 0, queueLengthLimit: 0 });
-  assert.equal(reject.tryStart(1), true);
+  assert.equal(reject.tryStart(1), true, 'a Reject level runs it without a queue (dispatchSansQueueLocked)');
   assert.equal(await reject.wait(5n, ONE_SEAT, 1000), 'concurrency-limit');
   reject.finish(ONE_SEAT);
   assert.equal(await reject.wait(5n, ONE_SEAT, 1000), undefined);
@@ -93,14 +93,15 @@ test('Reject levels, wide requests and queue time-outs', async () => {
   assert.equal(none.tryStart(1), true);
   assert.equal(none.tryStart(1), false);
   const q = new QueueSet('q', 1, { queues: 1, handSize: 1, queueLengthLimit: 5 });
-  assert.equal(q.tryStart(1), true);
+  assert.ok(q.tryStart(1));
   assert.equal(await q.wait(1n, ONE_SEAT, 5), 'time-out');
   assert.equal(q.waitingRequests, 0);
 });
 
 test('a queued request whose caller gives up leaves its queue as cancelled', async () => {
   const qs = new QueueSet('c', 1, { queues: 2, handSize: 1, queueLengthLimit: 5 });
-  assert.equal(qs.tryStart(1), true);
+  const running = qs.tryStart(1);
+  assert.ok(running);
   const gone = new AbortController();
   const waiting = qs.wait(0n, ONE_SEAT, 60_000, gone.signal);
   const other = qs.wait(0n, ONE_SEAT, 60_000);
@@ -110,14 +111,15 @@ test('a queued request whose caller gives up leaves its queue as cancelled', asy
   assert.deepEqual([qs.waitingRequests, qs.waitingSeats], [1, 1]);
   // Already gone before it queued: never enters a queue.
   assert.equal(await qs.wait(0n, ONE_SEAT, 60_000, gone.signal), 'cancelled');
-  qs.finish(ONE_SEAT);
+  qs.finish(ONE_SEAT, running);
   assert.equal(outcome(await other), 'run', 'the one behind it runs in its turn');
 });
 
 test('fair queuing by seat-seconds: a wide request waits for its seats and does not starve narrow flows', async () => {
   const clock = () => 0; // virtual time only moves by dispatches: no real time passes
   const qs = new QueueSet('w', 10, { queues: 2, handSize: 1, queueLengthLimit: 10 }, clock);
-  assert.equal(qs.tryStart(10), true);
+  const first = qs.tryStart(10, 5n);
+  assert.ok(first);
   const order: string[] = [];
   const tickets = new Map<string, QueueTicket>();
   const w = (name: string, hash: bigint, we: WorkEstimate) => qs.wait(hash, we, 60_000).then((r) => {
@@ -127,9 +129,10 @@ test('fair queuing by seat-seconds: a wide request waits for its seats and does 
   // deal(0n, 2, 1) = [0] and deal(1n, 2, 1) = [1]: flow A and flow B have a queue each.
   const all = [w('A1', 0n, wide(10)), w('A2', 0n, wide(10)), w('B1', 1n, ONE_SEAT), w('B2', 1n, ONE_SEAT), w('B3', 1n, ONE_SEAT)];
   assert.equal(qs.waitingSeats, 23);
-  qs.finish(wide(10));
+  qs.finish(wide(10), first);
   await new Promise((r) => setImmediate(r));
-  // A's head would finish at R+30 seat-seconds, B's at R+3, R+6, R+9: B's three go first; A1 then needs all ten seats.
+  // A's head would finish at R+0.03 seat-seconds (ten seats × 3 ms), B's at R+0.003, +0.006, +0.009: B's three go
+  // first; A1 then needs all ten seats.
   assert.deepEqual(order, ['B1', 'B2', 'B3']);
   assert.deepEqual([qs.seatsInUse, qs.waitingRequests], [3, 2]);
   for (const b of ['B1', 'B2']) qs.finish(ONE_SEAT, tickets.get(b));
@@ -144,11 +147,52 @@ test('fair queuing by seat-seconds: a wide request waits for its seats and does 
   assert.deepEqual(order, ['B1', 'B2', 'B3', 'A1', 'A2']);
 });
 
+test('a flow that took seats at once is charged for them: a newcomer goes first once contention starts', async () => {
+  // queueset.go StartRequest enqueues every request of a Queue level and dispatches it through its queue, so a flow
+  // that ran more than its share while another flow was active is behind in virtual time when both must wait.
+  let now = 0;
+  const qs = new QueueSet('f', 3, { queues: 2, handSize: 1, queueLengthLimit: 10 }, () => now);
+  // deal(0n, 2, 1) = [0], deal(1n, 2, 1) = [1]: flow A has queue 0, flow B queue 1.
+  const b0 = qs.tryStart(ONE_SEAT, 1n);
+  assert.ok(typeof b0 === 'object');
+  // A keeps two one-second requests running for ten seconds (staggered, so its queue never goes idle): two seats
+  // against a fair share of 1.5 while B holds one. None of them waited.
+  const a: QueueTicket[] = [];
+  const startA = () => {
+    const t = qs.tryStart(ONE_SEAT, 0n);
+    assert.ok(typeof t === 'object', 'seats are free: A runs at once');
+    a.push(t);
+  };
+  startA();
+  now += 500;
+  startA();
+  for (let i = 0; i < 20; i++) {
+    now += 500;
+    qs.finish(ONE_SEAT, a.shift());
+    startA();
+  }
+  assert.deepEqual([qs.seatsInUse, qs.waitingRequests], [3, 0]);
+  // Contention: A's next request queues first, then B's.
+  const order: string[] = [];
+  const waits = [qs.wait(0n, ONE_SEAT, 60_000).then((r) => order.push(`A:${outcome(r)}`)), qs.wait(1n, ONE_SEAT, 60_000).then((r) => order.push(`B:${outcome(r)}`))];
+  now += 100;
+  qs.finish(ONE_SEAT, a.shift());
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(order, ['B:run'], 'B, which used less than its share, is served before A');
+  qs.finish(ONE_SEAT, a.shift());
+  await Promise.all(waits);
+  assert.deepEqual(order, ['B:run', 'A:run']);
+  // The readings kube's dispatch metrics show (dispatch_r, latest_s): A's queue started its request ahead of R.
+  const d = qs.lastDispatch!;
+  assert.ok(d.s > d.r, `A's S ${d.s} is past R ${d.r}`);
+});
+
 test('a write that wakes watchers holds its final seats after it answers', async () => {
   const qs = new QueueSet('f', 10, { queues: 1, handSize: 1, queueLengthLimit: 5 });
   const we: WorkEstimate = { initialSeats: 1, finalSeats: 3, additionalLatencyMs: 5 };
-  assert.equal(qs.tryStart(3), true);
-  qs.finish(we);
+  const t = qs.tryStart(we);
+  assert.ok(t);
+  qs.finish(we, t);
   assert.deepEqual([qs.executing, qs.seatsInUse], [0, 3], 'no longer executing, seats still held');
   for (let i = 0; i < 200 && qs.seatsInUse > 0; i++) await new Promise((r) => setTimeout(r, 5));
   assert.equal(qs.seatsInUse, 0);
@@ -156,12 +200,13 @@ test('a write that wakes watchers holds its final seats after it answers', async
 
 test('changed queues keep waiting requests; a level turned to Reject lets them drain', async () => {
   const qs = new QueueSet('d', 1, { queues: 4, handSize: 2, queueLengthLimit: 5 });
-  assert.equal(qs.tryStart(1), true);
+  const running = qs.tryStart(1);
+  assert.ok(running);
   const queued = [qs.wait(3n, ONE_SEAT, 60_000), qs.wait(9n, ONE_SEAT, 60_000)];
   qs.setQueuing({ queues: 0, handSize: 0, queueLengthLimit: 0 });
   assert.equal(qs.waitingRequests, 2);
   assert.equal(await qs.wait(1n, ONE_SEAT, 60_000), 'concurrency-limit', 'new requests meet the Reject rule');
-  qs.finish(ONE_SEAT);
+  qs.finish(ONE_SEAT, running);
   const first = await Promise.race(queued);
   assert.equal(outcome(first), 'run');
   qs.finish(ONE_SEAT, first as QueueTicket);

@@ -1,7 +1,8 @@
 // One priority level's seats and queues (k8s.io/apiserver pkg/util/flowcontrol/fairqueuing/queueset/queueset.go):
-// requests run while seats are free; otherwise a Queue level shuffle-shards them into one of their flow's hand of
-// queues and dispatches fairly across queues by virtual time in seat-seconds as seats free up, and a Reject level
-// (or a full queue) turns them away. Requests may be several seats wide and hold seats after they answer.
+// a Queue level shuffle-shards every request into one of its flow's hand of queues and dispatches fairly across
+// queues by virtual time in seat-seconds (a request that finds seats free is enqueued and dispatched at once, so its
+// queue is charged like any other); a Reject level runs requests while seats are free and turns the rest away, as
+// does a full queue. Requests may be several seats wide and hold seats after they answer.
 
 import { Integrator } from './integrator.js';
 import { deal } from './shuffle-sharding.js';
@@ -17,8 +18,38 @@ export interface QueuingConfig {
   queueLengthLimit: number;
 }
 
-/** queueset.go's estimatedServiceDuration: the virtual work of a request is its seats × 3 s (+ final seats × latency). */
-const ESTIMATED_SERVICE_S = 3;
+/** queueset.go's estimatedServiceDuration (3 ms): a request's virtual work is its seats × that (+ final seats × latency). */
+export const ESTIMATED_SERVICE_S = 0.003;
+/** Hands remembered per level before the cache starts over (one per flow seen). */
+const HAND_CACHE_LIMIT = 10_000;
+
+/** A flow as the fast path sees it: its hash, and the hand dealt to it under the queue configuration `handOf`. */
+export interface Flow {
+  readonly hash: bigint;
+  hand?: readonly number[];
+  handOf?: QueuingConfig;
+}
+
+/** Per-(FlowSchema, level) tallies the queues keep (the filter's FlowCounters satisfy it). */
+export interface QueueStats {
+  /** request_dispatch_no_accommodation_total: the head chosen to go next did not fit the free seats. */
+  noAccommodation: number;
+  /** request_queue_length_after_enqueue. */
+  readonly queueLengths: { observe(v: number): void };
+}
+
+/** findDispatchQueueToBoundLocked's readings at the last dispatch from a queue (SetDispatchMetrics). */
+export interface DispatchReadings {
+  /** dispatch_r: R when it happened. */
+  r: number;
+  /** latest_s: the dispatching queue's nextDispatchR. */
+  s: number;
+  /** next_s_bounds and next_discounted_s_bounds (the latter less each queue's estimated work in progress). */
+  sMin: number;
+  sMax: number;
+  dsMin: number;
+  dsMax: number;
+}
 
 /** A request that waited in a queue and was dispatched from it (what `finish` needs to correct that queue's clock). */
 export interface QueueTicket {
@@ -30,6 +61,7 @@ export interface QueueTicket {
 
 interface Waiting extends QueueTicket {
   work: number;
+  stats?: QueueStats;
   hash: bigint;
   arrivalR: number;
   /** Resolves the request's wait: the ticket when it may run, a reason when it is turned away. */
@@ -99,6 +131,8 @@ export type { Queue };
 
 export class QueueSet {
   concurrencyLimit: number;
+  /** Readings at the last dispatch from a queue (undefined until one happens). */
+  lastDispatch?: DispatchReadings;
   seatsInUse = 0;
   executing = 0;
   waitingRequests = 0;
@@ -112,7 +146,14 @@ export class QueueSet {
   private enqueues = 0;
   private robin = -1;
   /** Virtual time in seat-seconds; advances by min(seats asked, limit) / active queues per second. */
-  private currentR = 0;
+  private r = 0;
+  /**
+   * Kept as queues change rather than summed at every clock sync (getVirtualTimeRatioLocked walks the queues): the
+   * queues with requests waiting or executing, and the seats those queues hold or wait for.
+   */
+  private activeQueues = 0;
+  private queuedSeats = 0;
+  private readonly hands = new Map<bigint, readonly number[]>();
   private lastRealMs: number;
 
   constructor(readonly name: string, concurrencyLimit: number, cfg: QueuingConfig, private readonly clock: () => number = performance.now.bind(performance)) {
@@ -129,24 +170,60 @@ export class QueueSet {
    * to Reject likewise lets what already waits drain.
    */
   setQueuing(cfg: QueuingConfig): void {
+    this.syncTime();
     this.cfg = cfg;
+    this.hands.clear();
     while (this.queues.length < cfg.queues) this.queues.push(new Queue());
     this.trimQueues();
     this.dispatch();
   }
 
   setConcurrencyLimit(limit: number): void {
+    this.syncTime();
     this.concurrencyLimit = limit;
     this.dispatch();
   }
 
-  /** The fast path: takes seats at once when nothing waits and they fit. */
-  tryStart(seats: number): boolean {
+  /** R now (current_r). */
+  get currentR(): number {
+    this.syncTime();
+    return this.r;
+  }
+
+  /**
+   * The fast path: seats taken at once when nothing waits and they fit. A Queue level charges the request to its
+   * flow's queue as if it had been enqueued and dispatched at once, as StartRequest does (enqueue, then
+   * dispatchAsMuchAsPossibleLocked), and returns the ticket `finish` needs; a Reject or exempt level runs it
+   * without a queue (dispatchSansQueueLocked: no virtual time) and returns true. False: the request must wait.
+   */
+  tryStart(estimate: WorkEstimate | number, flow: Flow | bigint = 0n, now = this.clock()): QueueTicket | boolean {
+    const we = typeof estimate === 'number' ? seatsOnly(estimate) : estimate;
+    const seats = maxSeats(we);
     if (this.waitingRequests > 0 || !this.fits(seats)) return false;
+    if (this.cfg.queues === 0) {
+      this.seatsInUse += seats;
+      this.executing++;
+      this.demand.set(this.seatsInUse + this.waitingSeats, now);
+      return true;
+    }
+    this.syncTime(now);
+    const queue = this.queues[this.pickQueue(flow)]!;
+    // Nothing waits anywhere, so this request is the only head: it is the one dispatched.
+    if (!queue.active) {
+      queue.nextDispatchR = this.r;
+      this.activeQueues++;
+    }
+    const s = queue.nextDispatchR;
+    const inProgress = queue.seatsInUse * ESTIMATED_SERVICE_S;
+    this.noteDispatch(s, s, s, s - inProgress, s - inProgress);
+    queue.nextDispatchR += workOf(we);
+    queue.seatsInUse += seats;
+    queue.executing++;
+    this.queuedSeats += seats;
     this.seatsInUse += seats;
     this.executing++;
-    this.demand.set(this.seatsInUse + this.waitingSeats);
-    return true;
+    this.demand.set(this.seatsInUse + this.waitingSeats, now);
+    return { queue, estimate: we, seats, startedMs: now };
   }
 
   /**
@@ -154,7 +231,7 @@ export class QueueSet {
    * wait limit passes (time-out) or `signal` aborts (cancelled: the client went away). Resolves to a ticket when it
    * holds its seats, else the reason it was rejected.
    */
-  wait(hash: bigint, estimate: WorkEstimate, waitLimitMs: number, signal?: AbortSignal): Promise<RejectReason | QueueTicket | undefined> {
+  wait(hash: bigint, estimate: WorkEstimate, waitLimitMs: number, signal?: AbortSignal, stats?: QueueStats): Promise<RejectReason | QueueTicket | undefined> {
     const seats = maxSeats(estimate);
     if (this.cfg.queues === 0) {
       if (!this.fits(seats)) return Promise.resolve('concurrency-limit');
@@ -166,13 +243,19 @@ export class QueueSet {
     if (signal?.aborted) return Promise.resolve('cancelled');
     this.syncTime();
     const queue = this.queues[this.pickQueue(hash)]!;
-    if (queue.length >= this.cfg.queueLengthLimit) return Promise.resolve('queue-full');
+    // rejectOrEnqueueToBoundLocked: a full queue turns a request away only while the level's seats are all taken.
+    if (queue.length >= this.cfg.queueLengthLimit && this.seatsInUse >= this.concurrencyLimit) return Promise.resolve('queue-full');
     return new Promise((resolve) => {
-      const work = estimate.initialSeats * ESTIMATED_SERVICE_S + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000;
       // An idle queue starts at the current virtual time: it gets no credit for the time it sat unused.
-      if (!queue.active) queue.nextDispatchR = this.currentR;
-      const w: Waiting = { queue, estimate, seats, startedMs: 0, work, hash, arrivalR: this.currentR, settle: resolve, signal };
+      if (!queue.active) {
+        queue.nextDispatchR = this.r;
+        this.activeQueues++;
+      }
+      const w: Waiting = { queue, estimate, seats, startedMs: 0, work: workOf(estimate), hash, arrivalR: this.r, settle: resolve, signal, stats };
       queue.push(w);
+      this.queuedSeats += seats;
+      this.boundNextDispatch(queue);
+      stats?.queueLengths.observe(queue.length);
       this.waitingRequests++;
       this.waitingSeats += seats;
       this.demand.set(this.seatsInUse + this.waitingSeats);
@@ -189,16 +272,18 @@ export class QueueSet {
   /**
    * A request is done: it stops executing now, and its seats free now or, when it wakes watchers, after its
    * additional latency (the caller does not wait for that). A queued request's queue is charged its real
-   * service time instead of the 3 s estimate.
+   * service time instead of the 3 ms estimate. `started` is what tryStart or wait gave.
    */
-  finish(estimate: WorkEstimate, ticket?: QueueTicket): void {
+  finish(estimate: WorkEstimate, started?: QueueTicket | boolean, now = this.clock()): void {
+    const ticket = typeof started === 'object' ? started : undefined;
     const seats = ticket ? ticket.seats : maxSeats(estimate);
     this.executing--;
     if (ticket) {
       const q = ticket.queue;
+      this.syncTime(now);
       q.executing--;
-      this.syncTime();
-      const actualS = (this.clock() - ticket.startedMs) / 1000;
+      if (!q.active) this.activeQueues--;
+      const actualS = (now - ticket.startedMs) / 1000;
       q.nextDispatchR -= estimate.initialSeats * (ESTIMATED_SERVICE_S - actualS);
       this.boundNextDispatch(q);
     }
@@ -206,7 +291,7 @@ export class QueueSet {
       const t = setTimeout(() => this.release(seats, ticket), estimate.additionalLatencyMs);
       t.unref?.();
     } else {
-      this.release(seats, ticket);
+      this.release(seats, ticket, now);
     }
   }
 
@@ -215,10 +300,16 @@ export class QueueSet {
     return this.waitingRequests === 0 && this.executing === 0;
   }
 
-  private release(seats: number, ticket: QueueTicket | undefined): void {
+  /** `now`: given when called from finish, which has synced the clock already. */
+  private release(seats: number, ticket: QueueTicket | undefined, now?: number): void {
+    const t = now ?? this.clock();
+    if (ticket && now === undefined) this.syncTime(t);
     this.seatsInUse -= seats;
-    if (ticket) ticket.queue.seatsInUse -= seats;
-    this.demand.set(this.seatsInUse + this.waitingSeats);
+    if (ticket) {
+      ticket.queue.seatsInUse -= seats;
+      this.queuedSeats -= seats;
+    }
+    this.demand.set(this.seatsInUse + this.waitingSeats, t);
     if (this.waitingRequests > 0) this.dispatch();
     else if (this.executing === 0) this.idle();
   }
@@ -231,6 +322,10 @@ export class QueueSet {
       let best: Queue | undefined;
       let bestIdx = -1;
       let bestFinish = Infinity;
+      let sMin = Infinity;
+      let sMax = -Infinity;
+      let dsMin = Infinity;
+      let dsMax = -Infinity;
       const n = this.queues.length;
       // Round robin from the last queue served, so that ties go to the others.
       for (let k = 0; k < n; k++) {
@@ -238,7 +333,13 @@ export class QueueSet {
         const q = this.queues[idx]!;
         const head = q.peek();
         if (!head) continue;
-        const finish = q.nextDispatchR + head.work;
+        const s = q.nextDispatchR;
+        const ds = s - q.seatsInUse * ESTIMATED_SERVICE_S;
+        if (s < sMin) sMin = s;
+        if (s > sMax) sMax = s;
+        if (ds < dsMin) dsMin = ds;
+        if (ds > dsMax) dsMax = ds;
+        const finish = s + head.work;
         if (finish < bestFinish) {
           bestFinish = finish;
           best = q;
@@ -247,7 +348,11 @@ export class QueueSet {
       }
       if (!best) return;
       const head = best.peek()!;
-      if (!this.fits(head.seats)) return;
+      if (!this.fits(head.seats)) {
+        if (head.stats) head.stats.noAccommodation++;
+        return;
+      }
+      this.noteDispatch(best.nextDispatchR, sMin, sMax, dsMin, dsMax);
       best.shift();
       this.robin = bestIdx;
       this.waitingRequests--;
@@ -259,11 +364,22 @@ export class QueueSet {
       best.nextDispatchR += head.work;
       this.boundNextDispatch(best);
       this.unhook(head);
-      head.startedMs = this.clock();
-      this.demand.set(this.seatsInUse + this.waitingSeats);
+      head.startedMs = this.lastRealMs;
+      this.demand.set(this.seatsInUse + this.waitingSeats, this.lastRealMs);
       head.settle(head);
     }
     this.trimQueues();
+  }
+
+  /** SetDispatchMetrics, into one object reused (the fast path allocates nothing for it). */
+  private noteDispatch(s: number, sMin: number, sMax: number, dsMin: number, dsMax: number): void {
+    const d = (this.lastDispatch ??= { r: 0, s: 0, sMin: 0, sMax: 0, dsMin: 0, dsMax: 0 });
+    d.r = this.r;
+    d.s = s;
+    d.sMin = sMin;
+    d.sMax = sMax;
+    d.dsMin = dsMin;
+    d.dsMax = dsMax;
   }
 
   /** A queue's next dispatch is never earlier than its oldest request's arrival (boundNextDispatchLocked). */
@@ -272,28 +388,27 @@ export class QueueSet {
     if (head && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
   }
 
-  /** Advances virtual time: min(seats in use + waiting, limit) shared by the active queues, per second. */
-  private syncTime(): void {
-    const now = this.clock();
+  /**
+   * Advances virtual time: min(seats the queues hold or wait for, limit) shared by the active queues, per second.
+   * Called before any queue changes, so the rate read is the one in force since the last call.
+   */
+  private syncTime(now = this.clock()): void {
     const dt = (now - this.lastRealMs) / 1000;
+    if (dt < 0) return; // an older reading (taken before a timer's sync): R has already moved past it
     this.lastRealMs = now;
-    if (dt <= 0) return;
-    let active = 0;
-    let seats = 0;
-    for (const q of this.queues) {
-      if (!q.active) continue;
-      active++;
-      seats += q.seatsInUse + q.waitingSeats;
-    }
-    if (active > 0) this.currentR += (Math.min(seats, this.concurrencyLimit) / active) * dt;
+    if (dt <= 0 || this.activeQueues === 0) return;
+    const seats = this.queuedSeats < this.concurrencyLimit ? this.queuedSeats : this.concurrencyLimit;
+    this.r += (seats / this.activeQueues) * dt;
   }
 
   /**
    * The hand of queues for this flow and, of those, the one with the least waiting work in seat-seconds; the hand
    * is visited from a rotating offset so that ties do not always favour its first card (shuffleShardLocked).
    */
-  private pickQueue(hash: bigint): number {
-    const hand = deal(hash, this.cfg.queues, Math.min(this.cfg.handSize, this.cfg.queues));
+  private pickQueue(flow: Flow | bigint): number {
+    const hand = typeof flow === 'bigint' ? this.handOf(flow) : flow.handOf === this.cfg ? flow.hand! : this.remember(flow);
+    // Nothing waits anywhere (the fast path): every queue's waiting work is 0, so the first card visited wins.
+    if (this.waitingRequests === 0) return hand[this.enqueues++ % hand.length]!;
     const offset = this.enqueues++ % hand.length;
     let best = -1;
     let bestWork = Infinity;
@@ -308,6 +423,24 @@ export class QueueSet {
     return best;
   }
 
+  /** The hand dealt to a flow hash, remembered per queue configuration. */
+  private handOf(hash: bigint): readonly number[] {
+    let hand = this.hands.get(hash);
+    if (!hand) {
+      if (this.hands.size >= HAND_CACHE_LIMIT) this.hands.clear();
+      hand = deal(hash, this.cfg.queues, Math.min(this.cfg.handSize, this.cfg.queues));
+      this.hands.set(hash, hand);
+    }
+    return hand;
+  }
+
+  /** Keeps the hand on the flow's own object (a cached classification): no map lookup on the hot path. */
+  private remember(flow: Flow): readonly number[] {
+    flow.hand = this.handOf(flow.hash);
+    flow.handOf = this.cfg;
+    return flow.hand;
+  }
+
   /**
    * canAccommodateSeatsLocked: seats fit under the limit; a request wider than the whole limit runs alone once
    * nothing else executes.
@@ -319,8 +452,11 @@ export class QueueSet {
 
   /** A waiting request leaves its queue unserved: its wait limit passed or its client went away. */
   private giveUp(w: Waiting, reason: RejectReason): void {
-    if (!w.queue.remove(w)) return;
     this.syncTime();
+    if (!w.queue.remove(w)) return;
+    this.queuedSeats -= w.seats;
+    if (!w.queue.active) this.activeQueues--;
+    this.boundNextDispatch(w.queue);
     this.waitingRequests--;
     this.waitingSeats -= w.seats;
     this.unhook(w);
@@ -351,6 +487,8 @@ export class QueueSet {
     for (const q of this.queues) {
       while (q.length > 0) {
         const w = q.shift();
+        this.queuedSeats -= w.seats;
+        if (!q.active) this.activeQueues--;
         this.waitingRequests--;
         this.waitingSeats -= w.seats;
         this.unhook(w);
@@ -358,4 +496,14 @@ export class QueueSet {
       }
     }
   }
+}
+
+/** A request's virtual work in seat-seconds (completeWorkEstimate): initial seats × 3 ms + final seats × latency. */
+function workOf(we: WorkEstimate): number {
+  return we.initialSeats * ESTIMATED_SERVICE_S + (we.finalSeats * we.additionalLatencyMs) / 1000;
+}
+
+const seatsOnlyCache: WorkEstimate[] = [];
+function seatsOnly(n: number): WorkEstimate {
+  return (seatsOnlyCache[n] ??= Object.freeze({ initialSeats: n, finalSeats: 0, additionalLatencyMs: 0 }));
 }

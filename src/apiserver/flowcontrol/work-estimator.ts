@@ -35,8 +35,16 @@ export function levelMaxSeats(nominal: number, handSize: number): number {
   return Math.max(1, Math.min(Math.ceil(nominal * 0.15), Math.trunc(nominal / handSize)));
 }
 
-/** workEstimator.estimate: lists by the objects they read, writes by the watchers they wake, the rest one seat. */
-export function estimateWork(info: RequestInfo, query: Query, levelMax: number, src: EstimatorSources): WorkEstimate {
+/** Where a write's watcher count is sampled (watch_count_samples). */
+export interface EstimateStats {
+  readonly watchCounts: { observe(v: number): void };
+}
+
+/**
+ * workEstimator.estimate: lists by the objects they read, writes by the watchers they wake, the rest one seat.
+ * `stats` receives each write's watcher count, as mutatingWorkEstimator samples it.
+ */
+export function estimateWork(info: RequestInfo, query: Query, levelMax: number, src: EstimatorSources, stats?: EstimateStats): WorkEstimate {
   switch (info.verb) {
     case 'list':
       return listSeats(info, query, clampMax(levelMax), src);
@@ -44,7 +52,7 @@ export function estimateWork(info: RequestInfo, query: Query, levelMax: number, 
     case 'watch':
       return first(query?.sendInitialEvents) === 'true' ? listSeats(info, query, clampMax(levelMax), src) : ONE_SEAT;
     case 'create': case 'update': case 'patch': case 'delete':
-      return mutatingSeats(info, clampMax(levelMax), src);
+      return mutatingSeats(info, clampMax(levelMax), src, stats);
     default:
       return ONE_SEAT;
   }
@@ -112,10 +120,11 @@ export function selectedName(selector: string): string | undefined {
  * mutatingWorkEstimator: one seat to execute; with 10 or more interested watchers, ceil(watchers / 10) seats
  * held for 5 ms after the answer, reshaped to at most maxSeats seats held proportionally longer.
  */
-function mutatingSeats(info: RequestInfo, maxSeats: number, src: EstimatorSources): WorkEstimate {
+function mutatingSeats(info: RequestInfo, maxSeats: number, src: EstimatorSources, stats?: EstimateStats): WorkEstimate {
   // A ServiceAccount token makes no event (isRequestExemptFromWatchEvents).
   if (info.resource === 'serviceaccounts' && info.subresource === 'token') return ONE_SEAT;
   const watchers = src.watchCount(info);
+  stats?.watchCounts.observe(watchers);
   if (watchers < WATCHES_PER_SEAT) return ONE_SEAT;
   const wanted = Math.ceil(watchers / WATCHES_PER_SEAT);
   const finalSeats = wanted > maxSeats ? maxSeats : wanted;

@@ -3,10 +3,13 @@
 
 import { cloneJson, isObject, type JsonObject } from './json-value.js';
 
-/** Returns the merged document; neither input is modified. */
+/**
+ * Returns the merged document; neither input is modified. Objects on the patch's paths are new; everything else is
+ * shared with `doc` (the API server passes its private copy of the stored object, so a copy per level was waste).
+ */
 export function applyMergePatch(doc: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return withoutNulls(cloneJson(patch));
-  const target: JsonObject = isObject(doc) ? cloneJson(doc) : {};
+  const target: JsonObject = isObject(doc) ? { ...doc } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete target[k];
     else target[k] = applyMergePatch(target[k], v);

@@ -1,35 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Job } from 'kubernetes-types/batch/v1.js';
+import type { Job, JobStatus } from 'kubernetes-types/batch/v1.js';
 import { R } from '../../client/resources.js';
-import { defaultJob } from '../../api/strategies/batch.js';
 import { NS } from '../testing/builders.js';
-import { drain, newHarness, type Harness } from '../testing/harness.js';
+import { drain, type Harness } from '../testing/harness.js';
+import { markPodsReady } from '../testing/kubelet.js';
 import type { PodObj } from '../util/types.js';
-import { backoffDelay, JOB_TRACKING_FINALIZER, JobController, type JobObj } from './controller.js';
+import { backoffDelay, JOB_TRACKING_FINALIZER, type JobObj } from './controller.js';
 import { formatIndexes, parseIndexes } from './indexes.js';
-
-function makeJob(name: string, spec: Partial<Job['spec']> = {}, restartPolicy = 'Never'): JobObj {
-  const job: JobObj = {
-    apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: NS },
-    spec: {
-      selector: { matchLabels: { job: name } },
-      template: { metadata: { labels: { job: name } }, spec: { restartPolicy, containers: [{ name: 'c', image: 'busybox' }] } },
-      ...spec,
-    } as Job['spec'],
-  };
-  defaultJob(job);
-  return job;
-}
-
-async function setup(job: JobObj) {
-  const h = newHarness();
-  h.client.seed(R.jobs, job);
-  const c = new JobController({ ...h, recorder: h.recorder });
-  await h.sync();
-  await drain([c]);
-  return { h, c };
-}
+import { makeJob, setup } from './testing.js';
 
 const pods = (h: Harness) => h.client.all<PodObj>(R.pods, NS).filter((p) => !p.metadata.deletionTimestamp);
 const getJob = (h: Harness, name: string) => h.client.peek<JobObj>(R.jobs, NS, name)!;
@@ -158,5 +137,103 @@ describe('JobController', () => {
       assert.equal(formatIndexes(xs), want);
       assert.deepEqual([...parseIndexes(want)].sort(), [...xs].sort());
     }
+  });
+});
+
+/** A finalizer of the test's own that keeps a deleted pod terminating, as a kubelet's grace period would. */
+const HOLD = 'test.winkube.io/hold';
+const all = (h: Harness) => h.client.all<PodObj>(R.pods, NS);
+
+async function hold(h: Harness): Promise<void> {
+  for (const p of all(h)) await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: [...(p.metadata.finalizers ?? []), HOLD] } });
+}
+
+/** The kubelet is done with the deleted pods: they go. */
+async function release(h: Harness): Promise<void> {
+  for (const p of all(h).filter((x) => x.metadata.deletionTimestamp)) {
+    await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: (p.metadata.finalizers ?? []).filter((f) => f !== HOLD) } });
+  }
+}
+
+async function changeSpec(h: Harness, name: string, change: Partial<Job['spec']>): Promise<void> {
+  const j = getJob(h, name);
+  await h.client.update(R.jobs, NS, { ...j, spec: { ...j.spec!, ...change } });
+}
+
+function expectStatus(h: Harness, want: Partial<JobStatus>, when: string): void {
+  const st = getJob(h, 'j').status as Record<string, unknown>;
+  for (const [k, v] of Object.entries(want)) assert.deepEqual(st[k], v, `${when}: status.${k}`);
+}
+
+// manageJob's removals go through deleteJobPods: the tracking finalizer first (a pod removed on purpose is no
+// failure), then the delete; with JobPodReplacementPolicy (beta, on since 1.29) they count in status.terminating while
+// they terminate, and come off active and ready (pkg/controller/job/job_controller.go manageJob, deleteJobPods).
+describe('JobController: pods it removes are terminating', () => {
+  const CASES: { name: string; spec: Partial<Job['spec']>; change: Partial<Job['spec']>; during: Partial<JobStatus>; conditions: string[] }[] = [
+    {
+      name: 'parallelism lowered from 3 to 1', spec: { completions: 6, parallelism: 3 }, change: { parallelism: 1 },
+      during: { active: 1, ready: 1, terminating: 2, failed: undefined }, conditions: [],
+    },
+    {
+      name: 'a running Job suspended', spec: { completions: 4, parallelism: 2 }, change: { suspend: true },
+      during: { active: undefined, ready: 0, terminating: 2, failed: undefined }, conditions: ['Suspended True JobSuspended'],
+    },
+  ];
+  for (const tc of CASES) {
+    it(tc.name, async () => {
+      const { h, c } = await setup(makeJob('j', tc.spec));
+      await markPodsReady(h.client, h.clock, NS);
+      await hold(h);
+      await drain([c]);
+      h.recorder.events.length = 0;
+      await changeSpec(h, 'j', tc.change);
+      h.client.clearActions();
+      await drain([c]);
+      expectStatus(h, tc.during, 'while the removed pods terminate');
+      // The sync that deleted them says so in its own status write, before any pod event comes back.
+      const lastDelete = h.client.actions.map((x) => x.verb === 'delete' && x.resource === 'pods').lastIndexOf(true);
+      const write = h.client.actions.slice(lastDelete).find((x) => x.resource === 'jobs' && x.subresource === 'status')?.body as { status: JobStatus } | undefined;
+      assert.equal(write?.status.terminating, tc.during.terminating, h.client.actionSummary().join('\n'));
+      const deleted = all(h).filter((p) => p.metadata.deletionTimestamp);
+      assert.equal(deleted.length, tc.during.terminating);
+      // The tracking finalizer went before the delete: only the kubelet's (our hold) keeps them.
+      for (const p of deleted) assert.deepEqual(p.metadata.finalizers, [HOLD], p.metadata.name);
+      assert.deepEqual(h.recorder.events.filter((e) => e.includes('SuccessfulDelete')).length, deleted.length);
+      assert.deepEqual((getJob(h, 'j').status?.conditions ?? []).map((x) => `${x.type} ${x.status} ${x.reason}`), tc.conditions);
+      await release(h);
+      await drain([c]);
+      expectStatus(h, { terminating: 0, failed: undefined }, 'once they are gone');
+    });
+  }
+
+  // onlyReplaceFailedPods: with podReplacementPolicy Failed a terminating pod keeps its slot until it is gone.
+  const REPLACEMENT: [string, number, number][] = [['TerminatingOrFailed', 2, 2], ['Failed', 1, 2]];
+  for (const [policy, whileTerminating, afterwards] of REPLACEMENT) {
+    it(`podReplacementPolicy ${policy}: parallelism 2 → 1 → 2 runs ${whileTerminating} pod(s) while the removed one terminates`, async () => {
+      const { h, c } = await setup(makeJob('j', { completions: 6, parallelism: 2, podReplacementPolicy: policy }));
+      await hold(h);
+      await drain([c]);
+      await changeSpec(h, 'j', { parallelism: 1 });
+      await drain([c]);
+      await changeSpec(h, 'j', { parallelism: 2 });
+      await drain([c]);
+      expectStatus(h, { active: whileTerminating, terminating: 1 }, 'while one terminates');
+      await release(h);
+      await drain([c]);
+      expectStatus(h, { active: afterwards, terminating: 0, failed: undefined }, 'once it is gone');
+    });
+  }
+
+  it('without completions, the pods still running when one succeeds are left to finish', async () => {
+    const { h, c } = await setup(makeJob('j', { parallelism: 3, completions: undefined }));
+    assert.equal(pods(h).length, 3);
+    await finish(h, 'Succeeded', 1);
+    await drain([c]);
+    assert.equal(pods(h).length, 3, 'no pod deleted');
+    expectStatus(h, { active: 2, succeeded: 1, terminating: 0 }, 'one succeeded');
+    await finish(h, 'Succeeded');
+    await drain([c]);
+    expectStatus(h, { active: undefined, succeeded: 3 }, 'all succeeded');
+    assert.ok(getJob(h, 'j').status?.conditions?.some((x) => x.type === 'Complete'));
   });
 });

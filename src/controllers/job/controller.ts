@@ -254,8 +254,9 @@ export class JobController extends QueueController {
     }
     const targetIsNew = !!target && !finishing;
 
-    // Pods deleted while finishing are terminating from now on (syncJob: terminating += deleted).
-    let deletedNow = 0;
+    // Pods deleted while finishing are terminating from now on (syncJob: terminating += deleted), and so are those
+    // manageJob removes (suspend, excess pods: terminating += removed, ready -= removedReady, active -= removed).
+    let deletedNow = 0, removed = 0, removedReady = 0;
     if (target) {
       // Finishing: remove every running pod (deleteActivePods keeps their finalizers).
       await this.deletePods(job, key, active);
@@ -279,7 +280,11 @@ export class JobController extends QueueController {
       }
       status.active = 0;
     } else if (spec.suspend) {
-      await this.deletePods(job, key, active);
+      // manageJob on a suspended Job: every active pod goes through deleteJobPods (finalizer first, so none counts
+      // as failed), and the deleted ones are terminating from now on.
+      const r = await this.deleteJobPods(job, key, active);
+      removed = r.removed;
+      removedReady = r.removedReady;
       const s = conds.find((c) => c.type === 'Suspended');
       if (s?.status !== 'True') {
         const c = this.condition('Suspended', 'JobSuspended', 'Job suspended', now);
@@ -287,7 +292,7 @@ export class JobController extends QueueController {
         this.recorder.event(job, 'Normal', 'Suspended', 'Job suspended');
       }
       delete status.startTime;
-      status.active = 0;
+      status.active = active.length - removed;
     } else {
       const s = conds.find((c) => c.type === 'Suspended');
       if (s?.status === 'True') {
@@ -297,7 +302,10 @@ export class JobController extends QueueController {
       status.startTime ??= rfc3339(now);
       status.active = active.length;
       if (this.expectations.satisfied(key)) {
-        await this.manageJob(job, key, active, terminating, succeeded, completed, now, failedIndexes, perIndex ? delayed : undefined);
+        const r = await this.manageJob(job, key, active, terminating, succeeded, completed, now, failedIndexes, perIndex ? delayed : undefined, onlyFailed);
+        removed = r.removed;
+        removedReady = r.removedReady;
+        status.active = active.length - removed + r.created;
       }
       if (spec.activeDeadlineSeconds != null) {
         const left = timeMs(status.startTime) + spec.activeDeadlineSeconds * 1000 - now;
@@ -306,8 +314,8 @@ export class JobController extends QueueController {
     }
 
     // The pods deleted while finishing were ready or not; none of them is ready any more (ready -= deletedReady).
-    status.ready = target ? 0 : active.filter(isPodReady).length;
-    status.terminating = terminating.length + deletedNow;
+    status.ready = target ? 0 : active.filter(isPodReady).length - removedReady;
+    status.terminating = terminating.length + deletedNow + removed;
     if (!status.active) delete status.active;
     if (!conds.length) delete status.conditions;
     if (!sameStatus(old, status)) {
@@ -379,12 +387,15 @@ export class JobController extends QueueController {
     return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
   }
 
-  /** manageJob: create or delete pods so that the right number (or the right indexes) run. */
+  /**
+   * manageJob: create or delete pods so that the right number (or the right indexes) run. Returns what it did, for
+   * status.active / ready / terminating.
+   */
   private async manageJob(job: JobObj, key: string, active: PodObj[], terminating: PodObj[], succeeded: number, completed: Set<number>, now: number,
-    failedIndexes: Set<number>, delayed: Map<number, PodObj> | undefined): Promise<void> {
+    failedIndexes: Set<number>, delayed: Map<number, PodObj> | undefined, onlyFailed: boolean): Promise<ManageResult> {
     const spec = job.spec!;
     const parallelism = spec.parallelism ?? 1;
-    const counted = spec.podReplacementPolicy === 'Failed' ? active.length + terminating.length : active.length;
+    const none: ManageResult = { removed: 0, removedReady: 0, created: 0 };
     let toDelete: PodObj[] = [];
     let toCreate: (number | undefined)[] = [];
     if (spec.completionMode === 'Indexed') {
@@ -395,25 +406,27 @@ export class JobController extends QueueController {
         if (idx === undefined || idx >= completions || completed.has(idx) || failedIndexes.has(idx) || running.has(idx)) toDelete.push(p);
         else running.set(idx, p);
       }
-      if (spec.podReplacementPolicy === 'Failed') for (const p of terminating) { const i = podIndex(p); if (i !== undefined) running.set(i, p); }
+      if (onlyFailed) for (const p of terminating) { const i = podIndex(p); if (i !== undefined) running.set(i, p); }
       const excess = running.size - parallelism;
       if (excess > 0) toDelete.push(...[...running.entries()].sort((a, b) => b[0] - a[0]).slice(0, excess).map((e) => e[1]));
       const missing: number[] = [];
       for (let i = 0; i < completions && running.size + missing.length < parallelism; i++) if (!completed.has(i) && !failedIndexes.has(i) && !running.has(i)) missing.push(i);
       toCreate = missing;
     } else {
+      // wantActive: with no completions, whatever runs keeps running once a pod succeeded.
       const want = spec.completions == null
-        ? (succeeded > 0 ? 0 : parallelism)
+        ? (succeeded > 0 ? active.length : parallelism)
         : Math.max(0, Math.min(parallelism, spec.completions - succeeded));
-      if (counted > want) toDelete = [...active].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b))).slice(0, counted - want);
-      else if (counted < want) toCreate = Array.from({ length: want - counted }, () => undefined);
+      // Only active pods are removed; terminating ones hold a slot only when just failed pods are replaced.
+      const held = onlyFailed ? terminating.length : 0;
+      if (active.length > want) toDelete = [...active].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b))).slice(0, active.length - want);
+      else if (want - held - active.length > 0) toCreate = Array.from({ length: want - held - active.length }, () => undefined);
     }
     if (toDelete.length) {
       // Deletions take precedence: no pods are created in the same sync (manageJob).
-      await this.deletePods(job, key, toDelete.slice(0, MAX_PODS_PER_SYNC));
-      return;
+      return { ...none, ...(await this.deleteJobPods(job, key, toDelete.slice(0, MAX_PODS_PER_SYNC))) };
     }
-    if (!toCreate.length) return;
+    if (!toCreate.length) return none;
     let counts: Map<number, IndexFailureCounts> | undefined;
     if (delayed) {
       // getPodCreationInfoForIndependentIndexes: indexes past their own back-off start now; if none is, wake up
@@ -427,7 +440,7 @@ export class JobController extends QueueController {
       }
       if (!ready.length) {
         this.queue.addAfter(key, Math.max(soonest, SYNC_JOB_BATCH_PERIOD_MS));
-        return;
+        return none;
       }
       toCreate = ready;
       counts = new Map([...delayed].map(([i, p]) => [i, countsAfterFailure(job.spec!, p)]));
@@ -436,19 +449,23 @@ export class JobController extends QueueController {
       const wait = rec ? remainingMs(rec.failuresAfterLastSuccess, rec.lastFailureTime, now) : 0;
       if (wait > 0) {
         this.queue.addAfter(key, Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS));
-        return;
+        return none;
       }
     }
-    await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC), counts);
+    const created = await this.createPods(job, key, toCreate.slice(0, MAX_PODS_PER_SYNC), counts);
+    return { ...none, created };
   }
 
-  private async createPods(job: JobObj, key: string, indexes: (number | undefined)[], counts?: Map<number, IndexFailureCounts>): Promise<void> {
+  /** Creates the pods; a failure is thrown after the others were tried (the created ones count as active: active += diff). */
+  private async createPods(job: JobObj, key: string, indexes: (number | undefined)[], counts?: Map<number, IndexFailureCounts>): Promise<number> {
     this.expectations.expectCreations(key, indexes.length);
     let firstErr: unknown;
+    let created = 0;
     await Promise.all(indexes.map(async (idx) => {
       try {
-        const created = await this.client.create(R.pods, job.metadata.namespace, this.podFor(job, idx, counts));
-        this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+        const pod = await this.client.create(R.pods, job.metadata.namespace, this.podFor(job, idx, counts));
+        created++;
+        this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
       } catch (err) {
         this.expectations.creationObserved(key);
         firstErr ??= err;
@@ -456,6 +473,7 @@ export class JobController extends QueueController {
       }
     }));
     if (firstErr) throw firstErr;
+    return created;
   }
 
   /** A pod from the template, with the tracking finalizer and (Indexed) its completion index. */
@@ -494,6 +512,44 @@ export class JobController extends QueueController {
     };
   }
 
+  /**
+   * deleteJobPods (manageJob's removals: suspend, excess or duplicate pods): the tracking finalizer goes first, so a
+   * pod removed on purpose is never counted as failed, then the pod is deleted. NotFound counts as removed; a
+   * failure is thrown after the others were tried.
+   */
+  private async deleteJobPods(job: JobObj, key: string, pods: PodObj[]): Promise<{ removed: number; removedReady: number }> {
+    if (!pods.length) return { removed: 0, removedReady: 0 };
+    this.expectations.expectDeletions(key, pods.map(objectKey));
+    let removed = pods.length, removedReady = 0;
+    let firstErr: unknown;
+    const failed = (p: PodObj, err: unknown) => {
+      this.expectations.deletionObserved(key, objectKey(p));
+      if (isNotFound(err)) return;
+      removed--;
+      firstErr ??= err;
+    };
+    await Promise.all(pods.map(async (p) => {
+      if (hasFinalizer(p)) {
+        try {
+          await this.removeFinalizer(p);
+        } catch (err) {
+          failed(p, err);
+          return;
+        }
+      }
+      try {
+        await this.client.delete(R.pods, p.metadata.namespace, p.metadata.name!);
+        this.recorder.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata.name}`);
+      } catch (err) {
+        failed(p, err);
+      }
+      if (isPodReady(p)) removedReady++;
+    }));
+    if (firstErr) throw firstErr;
+    return { removed, removedReady };
+  }
+
+  /** deleteActivePods (finishing): the pods keep their finalizers until trackJobStatusAndRemoveFinalizers counts them. */
   private async deletePods(job: JobObj, key: string, pods: PodObj[]): Promise<void> {
     if (!pods.length) return;
     this.expectations.expectDeletions(key, pods.map(objectKey));
@@ -512,18 +568,26 @@ export class JobController extends QueueController {
 
   private async removeFinalizers(pods: PodObj[]): Promise<void> {
     await Promise.all(pods.map(async (p) => {
-      const rest = (p.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
       try {
-        await this.client.patch(R.pods, p.metadata.namespace, p.metadata.name!, 'json', [
-          { op: 'test', path: '/metadata/uid', value: p.metadata.uid },
-          rest.length ? { op: 'replace', path: '/metadata/finalizers', value: rest } : { op: 'remove', path: '/metadata/finalizers' },
-        ]);
+        await this.removeFinalizer(p);
       } catch (err) {
         if (!isNotFound(err) && (err as { code?: number }).code !== 422) throw err;
       }
     }));
   }
+
+  /** removeTrackingFinalizerPatch: only this pod (its UID), only our finalizer. */
+  private async removeFinalizer(p: PodObj): Promise<void> {
+    const rest = (p.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
+    await this.client.patch(R.pods, p.metadata.namespace, p.metadata.name!, 'json', [
+      { op: 'test', path: '/metadata/uid', value: p.metadata.uid },
+      rest.length ? { op: 'replace', path: '/metadata/finalizers', value: rest } : { op: 'remove', path: '/metadata/finalizers' },
+    ]);
+  }
 }
+
+/** What manageJob did this sync. */
+interface ManageResult { removed: number; removedReady: number; created: number }
 
 function isActivePhase(p: PodObj): boolean {
   const phase = p.status?.phase;

@@ -13,6 +13,7 @@ import { NS } from '../testing/builders.js';
 import { drain, newHarness, type Harness } from '../testing/harness.js';
 import type { PodObj } from '../util/types.js';
 import { HorizontalPodAutoscalerController } from './controller.js';
+import type { CustomMetricsSource } from './custom-metrics.js';
 import type { ResourceMetricsSource } from './metrics.js';
 import type { PodMetricsInfo } from './replica-calculator.js';
 
@@ -272,28 +273,30 @@ describe('HorizontalPodAutoscalerController scale targets', () => {
 });
 
 describe('HorizontalPodAutoscalerController failures', () => {
-  it('an unknown kind: FailedGetScale with the RESTMapper error', async () => {
-    const h = newHarness();
-    h.client.seed(R.horizontalpodautoscalers, makeHpa({}, { apiVersion: 'example.com/v1', kind: 'Gadget', name: 'web' }));
-    const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h) });
-    await h.sync();
-    c.queue.add(`${NS}/web`);
-    const errs = await drain([c]);
-    assert.equal((errs[0] as Error).message, 'unable to determine resource for scale target reference: no matches for kind "Gadget" in group "example.com"');
-    assert.deepEqual(h.recorder.events, ['Warning FailedGetScale no matches for kind "Gadget" in group "example.com"']);
-    assert.equal(condition(h, 'AbleToScale'), 'False FailedGetScale: the HPA controller was unable to get the target\'s current scale: no matches for kind "Gadget" in group "example.com"');
-  });
-
-  it('a missing target: FailedGetScale, the error naming Kind/namespace/name', async () => {
-    const h = newHarness();
-    h.client.seed(R.horizontalpodautoscalers, makeHpa({}, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone' }));
-    const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h) });
-    await h.sync();
-    c.queue.add(`${NS}/web`);
-    const errs = await drain([c]);
-    assert.equal((errs[0] as Error).message, 'failed to query scale subresource for Deployment/default/gone: deployments.apps "gone" not found');
-    assert.deepEqual(h.recorder.events, ['Warning FailedGetScale deployments.apps "gone" not found']);
-  });
+  // reconcileAutoscaler's FailedGetScale: the event has the error, the condition says so, the returned error wraps it.
+  const SCALE_FAILURES: { name: string; target: { apiVersion: string; kind: string; name: string }; cause: string; error: string }[] = [
+    {
+      name: 'an unknown kind: the RESTMapper error', target: { apiVersion: 'example.com/v1', kind: 'Gadget', name: 'web' },
+      cause: 'no matches for kind "Gadget" in group "example.com"', error: 'unable to determine resource for scale target reference',
+    },
+    {
+      name: 'a missing target: the error naming Kind/namespace/name', target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gone' },
+      cause: 'deployments.apps "gone" not found', error: 'failed to query scale subresource for Deployment/default/gone',
+    },
+  ];
+  for (const tc of SCALE_FAILURES) {
+    it(`FailedGetScale for ${tc.name}`, async () => {
+      const h = newHarness();
+      h.client.seed(R.horizontalpodautoscalers, makeHpa({}, tc.target));
+      const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h) });
+      await h.sync();
+      c.queue.add(`${NS}/web`);
+      const errs = await drain([c]);
+      assert.equal((errs[0] as Error).message, `${tc.error}: ${tc.cause}`);
+      assert.deepEqual(h.recorder.events, [`Warning FailedGetScale ${tc.cause}`]);
+      assert.equal(condition(h, 'AbleToScale'), `False FailedGetScale: the HPA controller was unable to get the target's current scale: ${tc.cause}`);
+    });
+  }
 
   it('a conflicting scale update is retried with a fresh Scale; a failing one is FailedRescale', async () => {
     const { h, c, metrics } = await setup({}, 2);
@@ -326,5 +329,208 @@ describe('HorizontalPodAutoscalerController failures', () => {
     const inner = 'failed to get cpu utilization: unable to get metrics for resource cpu: no metrics returned from resource metrics API';
     assert.equal((errs[0] as Error).message, `failed to compute desired number of replicas based on listed metrics for Deployment/default/web: invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: ${inner}`);
     assert.equal(condition(h, 'ScalingActive'), `False FailedGetResourceMetric: the HPA was unable to compute the replica count: ${inner}`);
+  });
+});
+
+/** Lets the informers take in what the fake client's watches sent. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+const hpaNamed = (name: string, spec: Json = {}): KubeObject => ({ ...makeHpa(spec), metadata: { name, namespace: NS } });
+
+describe('HorizontalPodAutoscalerController queue timing', () => {
+  // enqueueHPA is AddRateLimited on NewDefaultHPARateLimiter(resyncPeriod), a fixed-interval limiter: every request,
+  // the first one too, waits one sync period; one already waiting keeps its time (horizontal.go enqueueHPA, updateHPA,
+  // processNextWorkItem, deleteHPA).
+  it('a new HPA is first synced one period after it appears; an update does not bring the next sync forward; a deleted one is dropped', async () => {
+    const h = newHarness();
+    h.client.seed(R.deployments, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      status: { replicas: 2 },
+    });
+    for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+    const metrics = new FakeMetrics(h);
+    metrics.usage = 200;
+    const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics });
+    await h.sync();
+    await h.client.create(R.horizontalpodautoscalers, NS, makeHpa({}));
+    await settle();
+    await h.clock.advance(14_999);
+    assert.equal(c.queue.length, 0, 'nothing before one sync period');
+    await h.clock.advance(1);
+    assert.equal(c.queue.length, 1, 'one period after it appeared');
+    assert.deepEqual(await drain([c]), []);
+    assert.deepEqual(h.recorder.events, [rescaled(4)]);
+
+    // Its status write (above) and a spec change are updates: the key keeps the time it already waits for.
+    await h.client.patch(R.horizontalpodautoscalers, NS, 'web', 'merge', { spec: { maxReplicas: 3 } });
+    await settle();
+    await h.clock.advance(14_999);
+    assert.equal(c.queue.length, 0, 'the spec change waits too');
+    await h.clock.advance(1);
+    assert.equal(c.queue.length, 1);
+    assert.deepEqual(await drain([c]), []);
+    assert.deepEqual(h.recorder.events.at(-1), rescaled(3, 'Current number of replicas above Spec.MaxReplicas'));
+
+    // The waiting key finds the HPA gone (reconcileKey) and is not queued again.
+    await h.client.delete(R.horizontalpodautoscalers, NS, 'web');
+    await settle();
+    await h.clock.advance(15_000);
+    assert.equal(c.queue.length, 1);
+    assert.deepEqual(await drain([c]), []);
+    await h.clock.advance(15_000);
+    assert.equal(c.queue.length, 0);
+    assert.equal(h.recorder.events.length, 2);
+  });
+});
+
+describe('HorizontalPodAutoscalerController ScalingActive False', () => {
+  const AMBIGUOUS = 'pods by selector app=web are controlled by multiple HPAs: [default/other default/web]';
+  const CASES: { name: string; replicas: number; before?: (h: Harness, c: HorizontalPodAutoscalerController) => Promise<void>; error?: string; events: string[]; scalingActive: string }[] = [
+    {
+      // reconcileAutoscaler: a target at 0 replicas with minReplicas above 0 is not autoscaled.
+      name: 'ScalingDisabled: the target is scaled to zero', replicas: 0, events: [],
+      scalingActive: 'False ScalingDisabled: scaling is disabled since the replica count of the target is zero',
+    },
+    {
+      // validateAndParseSelector: the other HPA's selector is known once it was reconciled.
+      name: 'AmbiguousSelector: another HPA selects the same pods', replicas: 2,
+      before: async (h, c) => {
+        // At its maxReplicas already: it does not rescale the target.
+        await h.client.create(R.horizontalpodautoscalers, NS, hpaNamed('other', { maxReplicas: 2 }));
+        await settle();
+        c.queue.add(`${NS}/other`);
+        assert.deepEqual(await drain([c]), []);
+        h.recorder.events.length = 0;
+      },
+      error: `failed to compute desired number of replicas based on listed metrics for Deployment/default/web: ${AMBIGUOUS}`,
+      events: [`Warning AmbiguousSelector ${AMBIGUOUS}`, `Warning FailedComputeMetricsReplicas ${AMBIGUOUS}`],
+      scalingActive: `False AmbiguousSelector: ${AMBIGUOUS}`,
+    },
+  ];
+  for (const tc of CASES) {
+    it(tc.name, async () => {
+      const { h, c, metrics } = await setup({}, tc.replicas);
+      metrics.usage = 200;
+      await tc.before?.(h, c);
+      c.queue.add(`${NS}/web`);
+      const errs = await drain([c]);
+      assert.deepEqual(errs.map((e) => (e as Error).message), tc.error ? [tc.error] : []);
+      assert.deepEqual(h.recorder.events, tc.events);
+      assert.equal(condition(h, 'ScalingActive'), tc.scalingActive);
+      assert.equal(condition(h, 'AbleToScale'), "True SucceededGetScale: the HPA controller was able to get the target's current scale");
+      assert.equal(h.client.peek<KubeObject & { spec: { replicas: number } }>(R.deployments, NS, 'web')!.spec.replicas, tc.replicas, 'not rescaled');
+    });
+  }
+
+  it('AmbiguousSelector clears once the other HPA is deleted', async () => {
+    const { h, c, metrics } = await setup({}, 2);
+    metrics.usage = 200;
+    await h.client.create(R.horizontalpodautoscalers, NS, hpaNamed('other', { maxReplicas: 2 }));
+    await settle();
+    c.queue.add(`${NS}/other`);
+    c.queue.add(`${NS}/web`);
+    await drain([c]);
+    assert.match(condition(h, 'ScalingActive'), /^False AmbiguousSelector/);
+    await h.client.delete(R.horizontalpodautoscalers, NS, 'other');
+    await settle();
+    c.queue.add(`${NS}/web`);
+    assert.deepEqual(await drain([c]), []);
+    assert.match(condition(h, 'ScalingActive'), /^True ValidMetricFound/);
+    assert.equal(hpaStatus(h).desiredReplicas, 4);
+  });
+
+  it('a scale without a selector: SelectorRequired, and the error says "selector is required"', async () => {
+    const h = newHarness();
+    h.client.seed(R.customresourcedefinitions, {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      status: { conditions: [{ type: 'Established', status: 'True' }] },
+    });
+    h.client.addScaleSubresource(WIDGETS, { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
+    h.client.seed(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2 }, status: { replicas: 2 } });
+    h.client.seed(R.horizontalpodautoscalers, makeHpa({}, { apiVersion: 'example.com/v1', kind: 'Widget', name: 'web' }));
+    const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h) });
+    await h.sync();
+    c.queue.add(`${NS}/web`);
+    const errs = await drain([c]);
+    assert.equal((errs[0] as Error).message, 'failed to compute desired number of replicas based on listed metrics for Widget/default/web: selector is required');
+    assert.deepEqual(h.recorder.events, ['Warning SelectorRequired selector is required', 'Warning FailedComputeMetricsReplicas selector is required']);
+    assert.equal(condition(h, 'ScalingActive'), "False InvalidSelector: the HPA target's scale is missing a selector");
+  });
+});
+
+describe('HorizontalPodAutoscalerController Object and External metric errors', () => {
+  const INGRESS = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' };
+  const OBJECT_FETCH = 'unable to get metric rps: Ingress on default main/boom';
+  const EXTERNAL_FETCH = 'unable to get external metric default/queue_length/nil: boom';
+  // computeReplicasForMetric's wrapper around computeStatusFor{Object,External}Metric's own (horizontal.go).
+  const CASES: { name: string; metric: Json; reason: string; inner: string; returned: string }[] = [
+    {
+      name: 'Object, Value target', reason: 'FailedGetObjectMetric', inner: OBJECT_FETCH,
+      metric: { type: 'Object', object: { describedObject: INGRESS, metric: { name: 'rps' }, target: { type: 'Value', value: '10' } } },
+      returned: `failed to get object metric value: ${OBJECT_FETCH}`,
+    },
+    {
+      name: 'Object, AverageValue target', reason: 'FailedGetObjectMetric', inner: OBJECT_FETCH,
+      metric: { type: 'Object', object: { describedObject: INGRESS, metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
+      returned: `failed to get object metric value: failed to get rps object metric: ${OBJECT_FETCH}`,
+    },
+    {
+      name: 'External, Value target', reason: 'FailedGetExternalMetric', inner: EXTERNAL_FETCH,
+      metric: { type: 'External', external: { metric: { name: 'queue_length' }, target: { type: 'Value', value: '30' } } },
+      returned: `failed to get queue_length external metric value: failed to get external metric queue_length: ${EXTERNAL_FETCH}`,
+    },
+    {
+      name: 'External, AverageValue target', reason: 'FailedGetExternalMetric', inner: EXTERNAL_FETCH,
+      metric: { type: 'External', external: { metric: { name: 'queue_length' }, target: { type: 'AverageValue', averageValue: '30' } } },
+      returned: `failed to get queue_length external metric value: failed to get queue_length external metric: ${EXTERNAL_FETCH}`,
+    },
+  ];
+  const failing: CustomMetricsSource = {
+    podMetrics: async () => { throw new Error('boom'); },
+    objectMetric: async () => { throw new Error('boom'); },
+    externalMetric: async () => { throw new Error('boom'); },
+  };
+  for (const tc of CASES) {
+    it(`${tc.name}: the event and condition have the fetch error, the returned error both wrappers`, async () => {
+      const h = newHarness();
+      h.client.seed(R.deployments, {
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
+        spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+        status: { replicas: 2 },
+      });
+      for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+      h.client.seed(R.horizontalpodautoscalers, makeHpa({ metrics: [tc.metric] }));
+      const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h), customMetrics: failing });
+      await h.sync();
+      c.queue.add(`${NS}/web`);
+      const errs = await drain([c]);
+      const first = `invalid metrics (1 invalid out of 1), first error is: ${tc.returned}`;
+      assert.equal((errs[0] as Error).message, `failed to compute desired number of replicas based on listed metrics for Deployment/default/web: ${first}`);
+      assert.deepEqual(h.recorder.events, [`Warning ${tc.reason} ${tc.inner}`, `Warning FailedComputeMetricsReplicas ${first}`]);
+      assert.equal(condition(h, 'ScalingActive'), `False ${tc.reason}: the HPA was unable to compute the replica count: ${tc.inner}`);
+    });
+  }
+
+  it('an AverageValue Object metric is named like an External one and its status has an empty describedObject', async () => {
+    const h = newHarness();
+    h.client.seed(R.deployments, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
+      spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      status: { replicas: 2 },
+    });
+    for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+    h.client.seed(R.horizontalpodautoscalers, makeHpa({ metrics: [{ type: 'Object', object: { describedObject: INGRESS, metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } }] }));
+    const customMetrics: CustomMetricsSource = { ...failing, objectMetric: async () => ({ name: 'main', milli: 40_000, timestamp: h.clock.now() }) };
+    const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h), customMetrics });
+    await h.sync();
+    c.queue.add(`${NS}/web`);
+    assert.deepEqual(await drain([c]), []);
+    // 40 over a 10-per-pod target: 4 pods (GetObjectPerPodMetricReplicas), reported per current pod.
+    assert.deepEqual(h.recorder.events, ['Normal SuccessfulRescale New size: 4; reason: external metric rps(nil) above target']);
+    assert.deepEqual(hpaStatus(h).currentMetrics, [{ type: 'Object', object: { metric: { name: 'rps' }, current: { averageValue: '20' }, describedObject: { kind: '', name: '' } } }]);
   });
 });

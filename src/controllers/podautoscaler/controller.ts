@@ -24,6 +24,7 @@ import {
 import { ApiResourceMetrics, type ResourceMetricsSource } from './metrics.js';
 import { ApiCustomMetrics, type CustomMetricsSource } from './custom-metrics.js';
 import { goLabelSelectorString } from './go-selector.js';
+import { HpaSelectors } from './hpa-selectors.js';
 import { perPodReplicas, valueReplicas } from './plain-replicas.js';
 import { DEFAULT_CALCULATOR_CONFIG, plainMetricReplicas, rawResourceReplicas, resourceReplicas, type CalculatorConfig, type PodMetricsInfo } from './replica-calculator.js';
 
@@ -83,6 +84,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
   private readonly recommendations = new Map<string, Recommendation[]>();
   private readonly upEvents = new Map<string, ScaleEvent[]>();
   private readonly downEvents = new Map<string, ScaleEvent[]>();
+  private readonly selectors = new HpaSelectors();
 
   constructor(opts: PodAutoscalerOptions) {
     super(opts.clock, opts.logger.child(NAME), opts.workers ?? 5);
@@ -94,18 +96,22 @@ export class HorizontalPodAutoscalerController extends QueueController {
     this.hpaInformer = opts.informers.for<KubeObject>(R.horizontalpodautoscalers);
     this.podInformer = opts.informers.for<PodObj>(R.pods);
     this.hpaInformer.addHandler({
-      add: (h) => this.queue.add(objectKey(h)),
-      // Status writes (ours) wait for the next sync; spec changes are looked at now.
-      update: (old, h) => {
-        if (old.metadata.generation !== h.metadata.generation) this.queue.add(objectKey(h));
-      },
-      delete: (h) => {
-        const key = objectKey(h);
-        this.recommendations.delete(key);
-        this.upEvents.delete(key);
-        this.downEvents.delete(key);
-      },
+      add: (h) => this.enqueue(h),
+      update: (_old, h) => this.enqueue(h),
+      // deleteHPA: only the selector goes; the key still waiting in the queue finds the HPA gone (reconcileKey).
+      delete: (h) => this.selectors.delete(objectKey(h)),
     });
+  }
+
+  /**
+   * enqueueHPA: AddRateLimited on the queue's fixed-interval limiter (NewDefaultHPARateLimiter(resyncPeriod)), so a
+   * new HPA, like any update (a status write, a spec change), is looked at one sync period later, and a key already
+   * waiting keeps its earlier time. The HPA is registered for the AmbiguousSelector check, selecting nothing yet.
+   */
+  private enqueue(h: KubeObject): void {
+    const key = objectKey(h);
+    this.queue.addAfter(key, this.config.syncPeriodMs);
+    this.selectors.register(key);
   }
 
   protected informersToSync() {
@@ -114,7 +120,13 @@ export class HorizontalPodAutoscalerController extends QueueController {
 
   async reconcile(key: string): Promise<void> {
     const cached = this.hpaInformer.get(key);
-    if (!cached) return;
+    if (!cached) {
+      // reconcileKey of a deleted HPA: its history goes and it is not queued again.
+      this.recommendations.delete(key);
+      this.upEvents.delete(key);
+      this.downEvents.delete(key);
+      return;
+    }
     try {
       await this.reconcileAutoscaler(key, clone(cached));
     } finally {
@@ -196,7 +208,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
       rescaleReason = 'Current number of replicas below Spec.MinReplicas';
       desired = min;
     } else {
-      const r = await this.computeReplicasForMetrics(hpa, scale, current);
+      const r = await this.computeReplicasForMetrics(key, hpa, scale, current);
       statuses = r.statuses;
       if (r.replicas === -1) {
         this.setStatus(hpa, current, hpa.status?.desiredReplicas ?? 0, statuses, false);
@@ -279,26 +291,11 @@ export class HorizontalPodAutoscalerController extends QueueController {
   }
 
   /** computeReplicasForMetrics: the largest proposal of the valid metrics; -1 when none (or a scale-down with some invalid). */
-  private async computeReplicasForMetrics(hpa: Json, scale: Json, current: number): Promise<{ replicas: number; metricName: string; statuses: Json[]; error?: Error }> {
+  private async computeReplicasForMetrics(key: string, hpa: Json, scale: Json, current: number): Promise<{ replicas: number; metricName: string; statuses: Json[]; error?: Error }> {
     const specs: Json[] = hpa.spec?.metrics ?? [];
     const selectorText: string = scale.status?.selector ?? '';
-    if (!selectorText) {
-      const msg = "the HPA target's scale is missing a selector";
-      this.recorder.event(hpa as KubeObject, 'Warning', 'SelectorRequired', 'selector is required');
-      this.setCondition(hpa, 'ScalingActive', 'False', 'InvalidSelector', msg);
-      return { replicas: -1, metricName: '', statuses: [], error: new Error(msg) };
-    }
-    let pods: Pod[];
-    let selector: ReturnType<typeof parseSelector>;
-    try {
-      selector = parseSelector(selectorText);
-      pods = this.podInformer.list(hpa.metadata.namespace).filter((p) => selector.matches(p.metadata.labels));
-    } catch (err) {
-      const msg = `couldn't convert selector into a corresponding internal selector object: ${errText(err)}`;
-      this.recorder.event(hpa as KubeObject, 'Warning', 'InvalidSelector', msg);
-      this.setCondition(hpa, 'ScalingActive', 'False', 'InvalidSelector', msg);
-      return { replicas: -1, metricName: '', statuses: [], error: new Error(msg) };
-    }
+    const pods = this.validateAndParseSelector(key, hpa, selectorText);
+    if (pods instanceof Error) return { replicas: -1, metricName: '', statuses: [], error: pods };
     const statuses: Json[] = specs.map(() => ({ type: '' }));
     let replicas = 0, metricName = '', invalid = 0;
     let firstErr: Error | undefined;
@@ -308,7 +305,7 @@ export class HorizontalPodAutoscalerController extends QueueController {
       if ('error' in r) {
         invalid++;
         // computeReplicasForMetric wraps the error it returns; the condition keeps the calculator's own message.
-        firstErr ??= new Error(`${metricErrorPrefix(specs[i])}${r.error.message}`);
+        firstErr ??= new Error(`${metricErrorPrefix(specs[i])}${(r.returned ?? r.error).message}`);
         firstCondition ??= [r.reason, `the HPA was unable to compute the replica count: ${r.error.message}`];
         continue;
       }
@@ -329,9 +326,36 @@ export class HorizontalPodAutoscalerController extends QueueController {
     return { replicas, metricName, statuses, error: invalid > 0 ? firstErr : undefined };
   }
 
+  /**
+   * validateAndParseSelector: the target's selector must be there, parse, and pick pods no other HPA picks (the
+   * selector index of ./hpa-selectors.ts). The pods it selects, or the error (the condition and event already set).
+   */
+  private validateAndParseSelector(key: string, hpa: Json, selectorText: string): Pod[] | Error {
+    // The event and the returned error carry one text; the condition may say it otherwise.
+    const invalid = (eventReason: string, message: string, reason = eventReason, conditionMessage = message) => {
+      this.recorder.event(hpa as KubeObject, 'Warning', eventReason, message);
+      this.setCondition(hpa, 'ScalingActive', 'False', reason, conditionMessage);
+      return new Error(message);
+    };
+    if (!selectorText) return invalid('SelectorRequired', 'selector is required', 'InvalidSelector', "the HPA target's scale is missing a selector");
+    let selector: ReturnType<typeof parseSelector>;
+    try {
+      selector = parseSelector(selectorText);
+    } catch (err) {
+      return invalid('InvalidSelector', `couldn't convert selector into a corresponding internal selector object: ${errText(err)}`);
+    }
+    this.selectors.update(key, selector);
+    const ns = hpa.metadata.namespace as string;
+    const pods = this.podInformer.list(ns).filter((p) => selector.matches(p.metadata.labels));
+    const selecting = this.selectors.controlling(ns, pods);
+    // Go prints the []selectors.Key with %v: `[ns/a ns/b]`.
+    if (selecting.length > 1) return invalid('AmbiguousSelector', `pods by selector ${selectorText} are controlled by multiple HPAs: [${selecting.join(' ')}]`);
+    return pods;
+  }
+
   private async computeReplicasForMetric(
     hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, statusReplicas: number,
-  ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
+  ): Promise<MetricProposal | MetricFailure> {
     const fail = (reason: string, error: Error) => {
       this.recorder.event(hpa as KubeObject, 'Warning', reason, error.message);
       return { error, reason };
@@ -374,14 +398,17 @@ export class HorizontalPodAutoscalerController extends QueueController {
   }
 
   /**
-   * computeStatusForPodsMetric, computeStatusForObjectMetric and computeStatusForExternalMetric. Only a failed fetch
-   * is wrapped with the metric's name (the Object one keeps kube's argument order: "Kind on ns name/error"); the
-   * calculation's own errors (no pods, no ready metrics) are passed on as the replica calculator returns them.
+   * computeStatusForPodsMetric, computeStatusForObjectMetric and computeStatusForExternalMetric. A failed fetch is
+   * wrapped with the metric's name (the Object one keeps kube's argument order: "Kind on ns name/error"); the
+   * calculation's own errors (no pods, no ready metrics) come as the replica calculator gives them. The event and
+   * condition show that error; the one passed up is wrapped again for AverageValue Object metrics
+   * (`failed to get X object metric: …`) and for External ones (`failed to get X external metric: …` /
+   * `failed to get external metric X: …` for a Value target).
    */
   private async plainMetricReplicas(
     hpa: Json, spec: Json, selector: string, pods: Pod[], current: number, statusReplicas: number,
-    fail: (reason: string, error: Error) => { error: Error; reason: string },
-  ): Promise<{ replicas: number; name: string; status: Json } | { error: Error; reason: string }> {
+    fail: (reason: string, error: Error) => MetricFailure,
+  ): Promise<MetricProposal | MetricFailure> {
     const ns = hpa.metadata.namespace as string;
     const tol = this.config.tolerance;
     if (spec.type === 'Pods') {
@@ -404,37 +431,58 @@ export class HorizontalPodAutoscalerController extends QueueController {
     if (spec.type === 'Object') {
       const o = spec.object ?? {};
       const ref = o.describedObject ?? {};
+      const mname = o.metric?.name;
+      const byValue = o.target?.type === 'Value' && o.target?.value != null;
+      const perPod = !byValue && o.target?.type === 'AverageValue' && o.target?.averageValue != null;
+      if (!byValue && !perPod) return fail('FailedGetObjectMetric', new Error('invalid object metric source: neither a value target nor an average value target was set'));
+      // GetObjectPerPodMetricReplicas' error is wrapped once more before computeReplicasForMetric wraps it.
+      const failed = (err: unknown) => {
+        const r = fail('FailedGetObjectMetric', err as Error);
+        return perPod ? { ...r, returned: new Error(`failed to get ${mname} object metric: ${errText(err)}`) } : r;
+      };
       let usage: number;
       try {
-        usage = (await this.customMetrics.objectMetric(ns, ref, o.metric?.name, selectorText(o.metric?.selector))).milli;
+        usage = (await this.customMetrics.objectMetric(ns, ref, mname, selectorText(o.metric?.selector))).milli;
       } catch (err) {
-        return fail('FailedGetObjectMetric', new Error(`unable to get metric ${o.metric?.name}: ${ref.kind} on ${ns} ${ref.name}/${errText(err)}`));
+        return failed(new Error(`unable to get metric ${mname}: ${ref.kind} on ${ns} ${ref.name}/${errText(err)}`));
       }
       try {
-        const perPod = o.target?.type === 'AverageValue';
-        const r = perPod ? perPodReplicas(statusReplicas, milli(o.target?.averageValue), usage, tol) : valueReplicas(current, pods, milli(o.target?.value), usage, tol);
-        const cur = perPod ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
-        return { replicas: r.replicas, name: `${ref.kind} metric ${o.metric?.name}`, status: { type: 'Object', object: { metric: o.metric, current: cur, describedObject: ref } } };
+        if (perPod) {
+          // kube names an AverageValue Object metric like an External one and leaves describedObject empty in the status.
+          const r = perPodReplicas(statusReplicas, milli(o.target.averageValue), usage, tol);
+          return {
+            replicas: r.replicas, name: `external metric ${mname}(${goLabelSelectorString(o.metric?.selector)})`,
+            status: { type: 'Object', object: { metric: o.metric, current: { averageValue: milliQuantity(r.usage) }, describedObject: { kind: '', name: '' } } },
+          };
+        }
+        const r = valueReplicas(current, pods, milli(o.target.value), usage, tol);
+        return { replicas: r.replicas, name: `${ref.kind} metric ${mname}`, status: { type: 'Object', object: { metric: o.metric, current: { value: milliQuantity(r.usage) }, describedObject: ref } } };
       } catch (err) {
-        return fail('FailedGetObjectMetric', err as Error);
+        return failed(err);
       }
     }
     const e = spec.external ?? {};
     const name = e.metric?.name;
+    // The AverageValue target is looked at first, whatever target.type says.
+    const perPod = e.target?.averageValue != null;
+    if (!perPod && e.target?.value == null) return fail('FailedGetExternalMetric', new Error('invalid external metric source: neither a value target nor an average value target was set'));
+    const failed = (err: unknown) => ({
+      ...fail('FailedGetExternalMetric', err as Error),
+      returned: new Error(perPod ? `failed to get ${name} external metric: ${errText(err)}` : `failed to get external metric ${name}: ${errText(err)}`),
+    });
     let usage: number;
     try {
       const values = await this.customMetrics.externalMetric(ns, name, selectorText(e.metric?.selector));
       usage = values.reduce((a, v) => a + v.milli, 0);
     } catch (err) {
-      return fail('FailedGetExternalMetric', new Error(`unable to get external metric ${ns}/${name}/${goLabelSelectorString(e.metric?.selector)}: ${errText(err)}`));
+      return failed(new Error(`unable to get external metric ${ns}/${name}/${goLabelSelectorString(e.metric?.selector)}: ${errText(err)}`));
     }
     try {
-      const perPod = e.target?.type === 'AverageValue';
-      const r = perPod ? perPodReplicas(statusReplicas, milli(e.target?.averageValue), usage, tol) : valueReplicas(current, pods, milli(e.target?.value), usage, tol);
+      const r = perPod ? perPodReplicas(statusReplicas, milli(e.target.averageValue), usage, tol) : valueReplicas(current, pods, milli(e.target.value), usage, tol);
       const cur = perPod ? { averageValue: milliQuantity(r.usage) } : { value: milliQuantity(r.usage) };
       return { replicas: r.replicas, name: `external metric ${name}(${goLabelSelectorString(e.metric?.selector)})`, status: { type: 'External', external: { metric: e.metric, current: cur } } };
     } catch (err) {
-      return fail('FailedGetExternalMetric', err as Error);
+      return failed(err);
     }
   }
 
@@ -494,6 +542,15 @@ export class HorizontalPodAutoscalerController extends QueueController {
     else if (next < prev) this.downEvents.set(key, [...keep(this.downEvents.get(key) ?? [], b.scaleDown), { change: prev - next, timestamp: now }]);
   }
 }
+
+/** One metric's replica proposal, the name rescale reasons use, and its status entry. */
+interface MetricProposal { replicas: number; name: string; status: Json }
+
+/**
+ * A metric that could not be computed: the error its event and condition show, under the condition's reason, and
+ * (when kube wraps it once more on the way out) the error passed up.
+ */
+interface MetricFailure { error: Error; reason: string; returned?: Error }
 
 /** The wrapping computeReplicasForMetric gives a metric's error, by metric type. */
 function metricErrorPrefix(spec: Json): string {

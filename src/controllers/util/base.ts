@@ -38,8 +38,10 @@ export abstract class QueueController implements Controller {
     protected readonly clock: Clock,
     protected readonly logger: Logger,
     private readonly workers: number,
+    /** Retry delays; client-go's controller defaults (5 ms, capped here at 60 s) unless the controller's library differs. */
+    backoff: { baseDelayMs: number; maxDelayMs: number } = { baseDelayMs: 5, maxDelayMs: 60_000 },
   ) {
-    this.queue = new WorkQueue({ clock, baseDelayMs: 5, maxDelayMs: 60_000 });
+    this.queue = new WorkQueue({ clock, ...backoff });
   }
 
   /** The informers whose caches must be filled before the first reconcile. */

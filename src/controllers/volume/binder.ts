@@ -16,6 +16,7 @@ import type { EventRecorder } from '../util/events.js';
 import { clone, type NodeObj, type Typed } from '../util/types.js';
 import { findMatchingVolume, reservedFor, volumeSatisfies } from './matching.js';
 import { deleteDecision } from './deleter.js';
+import { MIGRATED_TO_ANNOTATION, migratedDriver, updateMigrationAnnotations } from '../../csi/migration.js';
 
 export const NAME = 'persistentvolume-binder-controller';
 export const COMPONENT = 'persistentvolume-controller';
@@ -93,6 +94,11 @@ export class PersistentVolumeBinder extends QueueController {
     const cached = this.pvcs.get(key);
     if (!cached || cached.metadata.deletionTimestamp) return;
     const claim = clone(cached);
+    // syncClaim anneals pv.kubernetes.io/migrated-to first (updateClaimMigrationAnnotations); the update comes back.
+    if (updateMigrationAnnotations(claim.metadata.annotations, true)) {
+      await this.client.update(R.persistentvolumeclaims, claim.metadata.namespace, claim);
+      return;
+    }
     if (claim.spec?.volumeName) return this.syncBoundClaim(claim);
     const className = classOf(claim);
     const sc = className ? this.classes.get(className) : undefined;
@@ -114,16 +120,19 @@ export class PersistentVolumeBinder extends QueueController {
       else this.tellOnce(claim, 'Normal', 'FailedBinding', msg);
       return;
     }
-    // provisionClaim: mark the claim for the class's (external) provisioner and wait for its volume.
-    if (claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION] !== sc.provisioner) {
+    // provisionClaim: mark the claim for the class's (external) provisioner and wait for its volume. A migrated
+    // in-tree plugin's class is the CSI driver's to provision (provisionClaimOperationExternal).
+    const provisioner = migratedDriver(sc.provisioner) ?? sc.provisioner;
+    if (claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION] !== provisioner) {
       claim.metadata.annotations = {
         ...(claim.metadata.annotations ?? {}),
-        [STORAGE_PROVISIONER_ANNOTATION]: sc.provisioner, [BETA_STORAGE_PROVISIONER_ANNOTATION]: sc.provisioner,
+        [STORAGE_PROVISIONER_ANNOTATION]: provisioner, [BETA_STORAGE_PROVISIONER_ANNOTATION]: provisioner,
       };
+      updateMigrationAnnotations(claim.metadata.annotations, true);
       await this.client.update(R.persistentvolumeclaims, claim.metadata.namespace, claim);
     }
     this.tellOnce(claim, 'Normal', 'ExternalProvisioning',
-      `Waiting for a volume to be created either by the external provisioner '${sc.provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`);
+      `Waiting for a volume to be created either by the external provisioner '${provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`);
   }
 
   private tellOnce(claim: PVCObj, type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -199,6 +208,11 @@ export class PersistentVolumeBinder extends QueueController {
     const cached = this.pvs.get(name);
     if (!cached || cached.metadata.deletionTimestamp) return;
     const pv = clone(cached);
+    // updateVolumeMigrationAnnotationsAndFinalizers: a volume provisioned for a migrated plugin names its driver.
+    if (updateMigrationAnnotations(pv.metadata.annotations, false)) {
+      await this.client.update(R.persistentvolumes, undefined, pv);
+      return;
+    }
     const ref = pv.spec?.claimRef;
     if (!ref) {
       if (pv.status?.phase !== 'Available') await this.setVolumePhase(pv, 'Available');
@@ -220,6 +234,8 @@ export class PersistentVolumeBinder extends QueueController {
   }
 
   private async reclaim(pv: PVObj): Promise<void> {
+    // reclaimVolume: a migrated volume is the external provisioner's to reclaim; the PV controller stands down.
+    if (pv.metadata.annotations?.[MIGRATED_TO_ANNOTATION]) return;
     switch (pv.spec?.persistentVolumeReclaimPolicy) {
       case 'Delete': {
         const decision = deleteDecision(pv);

@@ -16,6 +16,7 @@ import type { EventRecorder } from '../util/events.js';
 import { SELECTED_NODE_ANNOTATION, STORAGE_PROVISIONER_ANNOTATION, type PVCObj, type PVObj, type StorageClassObj } from './binder.js';
 import { PROVISIONED_BY_ANNOTATION } from './local-path.js';
 import { deleteVolumeObject, externalShouldDelete } from './deleter.js';
+import { MIGRATED_TO_ANNOTATION, inTreePluginOf, migratedDriver, translateCsiToInTree, translateInTreePV, translateStorageClassParameters } from '../../csi/migration.js';
 
 export const NAME = 'csi-provisioner';
 /** Queue keys of released volumes to delete (claims are `namespace/name`, which never hold a colon). */
@@ -28,8 +29,30 @@ export function volumeHandle(driver: EmulatedDriver, pvName: string, params: Rec
   switch (driver.name) {
     case 'smb.csi.k8s.io': return `${(params.source ?? '').replace(/^\/\//, '')}#${pvName}##`;
     case 'disk.csi.azure.com': return `/subscriptions/winkube/resourceGroups/winkube/providers/Microsoft.Compute/disks/${pvName}`;
+    // azurefile-csi-driver's volume ID: `<resource group>#<storage account>#<share>#…`.
+    case 'file.csi.azure.com': return `winkube#winkubestorage#${pvName}#`;
     default: return `${pvName}-handle`;
   }
+}
+
+/**
+ * The emulated driver whose released volume this is to delete: its own CSI volume, or — for a driver that migrates an
+ * in-tree plugin (the library's AdditionalProvisionerNames, set to that plugin) — an in-tree volume provisioned by that
+ * plugin's name and marked migrated to it.
+ */
+export function releasedVolumeDriver(pv: PVObj): EmulatedDriver | undefined {
+  const name = pv.spec?.csi?.driver ?? translateInTreePV(pv)?.driver;
+  const driver = emulatedDriver(name);
+  if (!driver) return undefined;
+  if (externalShouldDelete(pv, driver.name)) return driver;
+  const plugin = inTreePluginOf(driver.name);
+  return plugin && pv.metadata.annotations?.[MIGRATED_TO_ANNOTATION] === driver.name && externalShouldDelete(pv, plugin) ? driver : undefined;
+}
+
+/** The class's fsType as the external-provisioner reads it: csi.storage.k8s.io/fstype, or the deprecated `fstype` in any case. */
+function classFsType(params: Record<string, string>): string | undefined {
+  const key = Object.keys(params).find((k) => k === 'csi.storage.k8s.io/fstype' || k.toLowerCase() === 'fstype');
+  return key === undefined ? undefined : params[key];
 }
 
 export class CsiProvisioner extends QueueController {
@@ -52,8 +75,7 @@ export class CsiProvisioner extends QueueController {
     this.pvcs.addHandler({ add: (c) => this.queue.add(objectKey(c)), update: (_o, c) => this.queue.add(objectKey(c)), delete: () => undefined });
     // Released volumes of the emulated drivers: DeleteVolume, then the object (the library's deleteVolumeOperation).
     const onPV = (pv: PVObj) => {
-      const driver = pv.spec?.csi?.driver;
-      if (driver && emulatedDriver(driver) && externalShouldDelete(pv, driver)) this.queue.add(`${RELEASED}${pv.metadata.name}`);
+      if (releasedVolumeDriver(pv)) this.queue.add(`${RELEASED}${pv.metadata.name}`);
     };
     this.pvs.addHandler({ add: onPV, update: (_o, pv) => onPV(pv), delete: () => undefined });
   }
@@ -66,14 +88,18 @@ export class CsiProvisioner extends QueueController {
     if (key.startsWith(RELEASED)) {
       const pv = this.pvs.get(key.slice(RELEASED.length));
       // The storage system's data goes with DeleteVolume; node agents drop it when the object goes (src/csi/backend.ts).
-      if (pv?.spec?.csi && externalShouldDelete(pv, pv.spec.csi.driver)) await deleteVolumeObject(this.client, pv.metadata.name!);
+      if (pv && releasedVolumeDriver(pv)) await deleteVolumeObject(this.client, pv.metadata.name!);
       return;
     }
     const claim = this.pvcs.get(key);
     if (!claim || claim.metadata.deletionTimestamp || claim.spec?.volumeName) return;
     const driver = emulatedDriver(claim.metadata.annotations?.[STORAGE_PROVISIONER_ANNOTATION]);
     const sc = this.classes.get(classOf(claim));
-    if (!driver || !sc || sc.provisioner !== driver.name) return;
+    if (!driver || !sc) return;
+    // A class of the in-tree plugin the driver migrates is its too (external-provisioner Provision: the class is
+    // translated with TranslateInTreeStorageClassToCSI and the volume stored back as in-tree).
+    const migratedFrom = sc.provisioner !== driver.name && migratedDriver(sc.provisioner) === driver.name ? sc.provisioner : undefined;
+    if (sc.provisioner !== driver.name && !migratedFrom) return;
     const node = claim.metadata.annotations?.[SELECTED_NODE_ANNOTATION];
     // A node-local driver needs the consumer's node; the binder only hands such a claim over once it has one.
     if (driver.nodeTopologyKey && !node) return;
@@ -89,10 +115,12 @@ export class CsiProvisioner extends QueueController {
       this.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata.name}": rpc error: code = InvalidArgument desc = ${refusal}`);
       return;
     }
-    const params = (sc.parameters ?? {}) as Record<string, string>;
+    const classParams = (sc.parameters ?? {}) as Record<string, string>;
+    const params = migratedFrom ? translateStorageClassParameters(migratedFrom, classParams) : classParams;
+    // The library stamps the class's provisioner: the in-tree plugin's name for a migrated class.
     const pv: PersistentVolume = {
       apiVersion: 'v1', kind: 'PersistentVolume',
-      metadata: { name, annotations: { [PROVISIONED_BY_ANNOTATION]: driver.name } },
+      metadata: { name, annotations: { [PROVISIONED_BY_ANNOTATION]: sc.provisioner } },
       spec: {
         capacity: { storage: claim.spec!.resources!.requests!.storage! },
         accessModes: claim.spec?.accessModes ?? ['ReadWriteOnce'],
@@ -102,13 +130,25 @@ export class CsiProvisioner extends QueueController {
         ...(sc.mountOptions?.length ? { mountOptions: sc.mountOptions } : {}),
         csi: {
           driver: driver.name, volumeHandle: volumeHandle(driver, name, params),
-          ...(mode === 'Filesystem' && driver.name !== 'smb.csi.k8s.io' ? { fsType: params['csi.storage.k8s.io/fstype'] ?? 'ext4' } : {}),
+          ...(mode === 'Filesystem' && driver.name !== 'smb.csi.k8s.io' ? { fsType: classFsType(params) ?? 'ext4' } : {}),
           volumeAttributes: { ...params, [IDENTITY_ATTRIBUTE]: `${this.identity}-8081-${driver.name}` },
         },
         ...(driver.nodeTopologyKey ? { nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: driver.nodeTopologyKey, operator: 'In', values: [node!] }] }] } } } : {}),
         claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: ns, name: claim.metadata.name, uid: claim.metadata.uid, resourceVersion: claim.metadata.resourceVersion },
       },
     };
+    if (migratedFrom) {
+      // TranslateCSIPVToInTree; a volume that does not translate is deleted again and the claim told why.
+      const inTree = translateCsiToInTree(pv.spec!.csi!);
+      if ('error' in inTree) {
+        this.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata.name}": ${inTree.error}`);
+        return;
+      }
+      const { annotations, ...source } = inTree;
+      delete pv.spec!.csi;
+      Object.assign(pv.spec!, source);
+      Object.assign(pv.metadata!.annotations!, annotations);
+    }
     try {
       await this.client.create(R.persistentvolumes, undefined, pv as PVObj);
     } catch (e) {

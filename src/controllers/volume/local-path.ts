@@ -39,6 +39,11 @@ export const PROVISIONER = 'rancher.io/local-path';
  */
 export const COMPONENT = `${PROVISIONER}_local-path-provisioner-${randomSuffix(10)}-${randomSuffix(5)}_${randomUUID()}`;
 export const PROVISIONED_BY_ANNOTATION = 'pv.kubernetes.io/provisioned-by';
+/**
+ * sig-storage-lib-external-provisioner controller.go NewProvisionController: with exponentialBackOffOnError (the
+ * default) a failed claim or volume is retried by an ItemExponentialFailureRateLimiter of 15 s base, 1000 s cap.
+ */
+export const PROVISIONER_BACKOFF = { baseDelayMs: 15_000, maxDelayMs: 1_000_000 };
 /** Queue keys of released volumes to delete (claims are `namespace/name`, which never hold a colon). */
 const RELEASED = 'pv:';
 export { LINUX_BASE_PATH, WINDOWS_BASE_PATH };
@@ -60,7 +65,7 @@ export class LocalPathProvisioner extends QueueController {
   private readonly toldNoNode = new Set<string>();
 
   constructor(opts: RecordingControllerOptions) {
-    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2);
+    super(opts.clock, opts.logger.child(NAME), opts.workers ?? 2, PROVISIONER_BACKOFF);
     this.client = opts.client;
     this.recorder = opts.recorder;
     this.pvcs = opts.informers.for<PVCObj>(R.persistentvolumeclaims);

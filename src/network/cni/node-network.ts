@@ -113,7 +113,7 @@ export class NodeNetwork {
     this.peerTable = o.peers ?? new FlannelPeers();
     this.ipam = o.ipam ?? new HostLocalAllocator(p.podCIDR);
     this.allocators.set(this.ipam.cidr, this.ipam);
-    if (p.os === 'windows') this.hns = new HnsState(p.name, hnsVersionOf(p.windowsBuild));
+    if (p.os === 'windows') this.hns = new HnsState(p.name, hnsVersionOf(p.windowsBuild, p.windowsUBR));
     this.setupError = this.setupHost();
     if (this.hns && p.containerRuntime === 'docker') this.addDockerNat(this.hns);
     // Dual stack where the node's network supports it (IPv4 stays primary).

@@ -10,9 +10,38 @@
 // traffic arrives with the source IP set as the originating pod IP" (seeds 001/002 "Load balancing and Services",
 // Direct Server Return), on l2bridge and overlay, same node or not (website virtual-ips.md, kernelspace DSR).
 // Calico's own kube-proxy start-up turns DSR on where the platform has it, for this reason.
+//
+// NodePort, externalIP and LoadBalancer-ingress load balancers get the same source VIP, but --enable-dsr does not
+// make them DSR: kube-proxy sets isDSR on them from `localTrafficDSR` alone, which is externalTrafficPolicy: Local on
+// an HNS with DSR (proxier.go newServiceInfo, syncProxyRules; LoadBalancer ingress also with preserve-destination).
+// So a client outside the cluster (or a pod through a NodePort) is seen as the source VIP unless the Service keeps
+// traffic local — the "client IP preservation" row of seed 002's Windows Service settings.
+//
+// Hairpin (a pod reaching itself through its Service): without DSR the load balancer's SNAT makes the packet come
+// back from the source VIP, which works; with DSR it would come back with the pod's own address, so it needs the
+// loopback DSR OutBoundNAT (CNI `loopbackDSR`, containernetworking/plugins pkg/hns), which NATs it to the node's
+// address (kubernetes-sigs/sig-windows-tools#119: the drop applies to DSR mode only).
 
 import { canonicalIp } from '../ipam/cidr6.js';
+import type { HnsLoadBalancer } from '../hns/types.js';
 import type { NodeNet } from './types.js';
+
+/** Which frontend of a Service an HNS load balancer is (from kube-proxy's description), or the loopback DSR NAT. */
+export type FrontendKind = 'ClusterIP' | 'NodePort' | 'externalIP' | 'LoadBalancer' | 'loopback';
+
+/** Who rewrote a flow's source on the way to its destination, from which address, at which frontend. */
+export interface SnatBy { by: string; from: string; kind: FrontendKind }
+
+export function frontendKind(lb: HnsLoadBalancer, isClusterIP: boolean): FrontendKind {
+  if (lb.frontendVIPs.length === 0) return 'NodePort';
+  if (isClusterIP) return 'ClusterIP';
+  return /\(LoadBalancer\)$/.test(lb.description ?? '') ? 'LoadBalancer' : 'externalIP';
+}
+
+/** The hop text of the loopback DSR NAT. */
+export function loopbackDsrSnat(podIP: string, seen: string): string {
+  return `loopback DSR: OutBoundNAT (Destinations [${podIP}]) SNATs ${podIP} → ${seen}, so the pod reaches itself`;
+}
 
 /** What the source VIP `ip` of a load balancer on `node` is, for hop texts. */
 export function sourceVipKind(node: NodeNet, ip: string): string {
@@ -20,7 +49,15 @@ export function sourceVipKind(node: NodeNet, ip: string): string {
   return `the source VIP is ${node.name}'s --source-vip endpoint`;
 }
 
-/** Appended to a policy drop whose source was rewritten by a load balancer: why the client's own address did not count. */
-export function snatNote(snat: { by: string; from: string }, seen: string): string {
-  return `the policy saw ${seen}, not the client ${snat.from}: kube-proxy on ${snat.by} SNATs Service traffic to its source VIP without DSR (--enable-dsr with the WinDSR feature gate keeps the pod address)`;
+/** Appended to a policy drop whose source was rewritten on the way: why the client's own address did not count. */
+export function snatNote(snat: SnatBy, seen: string): string {
+  const saw = `the policy saw ${seen}, not the client ${snat.from}`;
+  switch (snat.kind) {
+    case 'ClusterIP':
+      return `${saw}: kube-proxy on ${snat.by} SNATs Service traffic to its source VIP without DSR (--enable-dsr with the WinDSR feature gate keeps the pod address)`;
+    case 'loopback':
+      return `${saw}: the loopback DSR policy on ${snat.by} NATs a pod's traffic to itself to the node address`;
+    default:
+      return `${saw}: kube-proxy on ${snat.by} SNATs ${snat.kind} traffic to its source VIP; only externalTrafficPolicy: Local (on an HNS with DSR) makes that load balancer DSR and keeps the client address`;
+  }
 }

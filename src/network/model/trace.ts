@@ -5,7 +5,7 @@
 import { canonicalIp, inCidr, isIPv6 } from '../ipam/cidr6.js';
 import { LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer } from '../hns/types.js';
 import { checkPolicy } from '../policy/flow-check.js';
-import { snatNote, sourceVipKind } from './source-vip.js';
+import { frontendKind, loopbackDsrSnat, snatNote, sourceVipKind, type SnatBy } from './source-vip.js';
 import type { ClusterNetwork } from './cluster-network.js';
 import type { Fate, Flow, Hop, NodeNet, PodNet, Trace } from './types.js';
 
@@ -18,8 +18,12 @@ export const WINDOWS_LOCAL_NODEPORT = 'Local NodePort access from the node itsel
 /** Seeds 001/002 "Network limitations": VFP does not transpose ICMP. */
 export const WINDOWS_ICMP_OUT = 'the Windows data plane (VFP) does not transpose ICMP packets, so pings to destinations outside the pod network are not routed back (use curl/Test-NetConnection for TCP)';
 
-/** `hnsSnat`: an HNS load balancer rewrote the source (to its source VIP), so the destination's policy sees that address. */
-interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string; hnsSnat?: { by: string; from: string } }
+/**
+ * `hnsSnat`: an HNS load balancer rewrote the source (to its source VIP), so the destination's policy sees that
+ * address; `hnsDsr`: an HNS load balancer passed the client's address through (DSR), so a pod that reaches itself
+ * needs its loopback DSR policy.
+ */
+interface Step { ip: string; port?: number; seenSource: string; seenDestination?: string; hnsSnat?: SnatBy; hnsDsr?: boolean }
 type HopResult = { done: Trace } | { next: Step } | undefined;
 
 export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace {
@@ -115,9 +119,16 @@ export function traceFlow(net: ClusterNetwork, given: Flow, peek = false): Trace
         return end('timeout', `MAC address spoofing is off on the network adapter of ${n.name}'s VM, so its containers have no network connectivity (seed 001 troubleshooting Q3)`);
       }
     }
-    if (srcPod && step.ip === srcPod.ip && srcNode.os === 'windows' && !fromHost && !hasLoopbackDsr(srcNode, srcPod.ip)) {
-      // Hairpin: back to itself through a Service VIP needs the loopback DSR policy (win-bridge `loopbackDSR`).
-      return end('timeout', `${srcPod.namespace}/${srcPod.name} reaches itself through a Service VIP only with loopbackDSR in its CNI config (an OutBoundNAT policy with Destinations [${srcPod.ip}])`);
+    if (srcPod && step.ip === srcPod.ip && srcNode.os === 'windows' && !fromHost && step.hnsDsr) {
+      // Hairpin under DSR: the packet comes back with the pod's own address as source, which it drops, unless the
+      // loopback DSR policy (win-bridge/win-overlay `loopbackDSR`) NATs it; without DSR the load balancer already
+      // SNATed it to the source VIP (sig-windows-tools#119: the drop applies to DSR mode only).
+      if (!hasLoopbackDsr(srcNode, srcPod.ip)) {
+        return end('timeout', `${srcPod.namespace}/${srcPod.name} reaches itself through a DSR load balancer only with loopbackDSR in its CNI config (an OutBoundNAT policy with Destinations [${srcPod.ip}])`);
+      }
+      const seen = canonicalIp(v6 && srcNode.ipv6 ? srcNode.ipv6 : srcNode.ip);
+      hops.push({ at: `node ${srcNode.name} HNS`, rule: loopbackDsrSnat(srcPod.ip, seen) });
+      step = { ...step, seenSource: seen, hnsSnat: { by: srcNode.name, from: srcPod.ip, kind: 'loopback' } };
     }
     if (fromHost && srcNode.os === 'windows' && podNode && podNode !== srcNode && (srcNode.network.backend ?? 'host-gw') === 'vxlan' && srcNode.network.plugin === 'flannel') {
       return end('timeout', `node to pod connectivity over flannel VXLAN is not possible on Windows by design: only pods local to ${srcNode.name} are reachable from it (seed 001 "CNI Plugins", seed 002 "CNI plugin limitations")`);
@@ -248,8 +259,10 @@ function windowsServiceHop(net: ClusterNetwork, node: NodeNet, flow: Flow, step:
     at: `node ${node.name} HNS`,
     rule: `load balancer ${lb.frontendVIPs[0] ?? node.ip}:${pm.externalPort} → ${backendIP}:${pm.internalPort} (${lb.description ?? lb.id}${dsr ? ', DSR' : ''}${pm.distributionType === 'SourceIP' ? ', session affinity' : ''}${preserve ? ', preserve-destination' : ''}${snat})`,
   });
-  const clusterIP = lb.frontendVIPs.length > 0 && !!net.serviceOfVIP(step.ip);
-  return { next: { ip: backendIP, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined, hnsSnat: snat && clusterIP ? { by: node.name, from: step.seenSource } : undefined } };
+  // Every HNS load balancer (ClusterIP, NodePort, externalIP, LoadBalancer ingress) SNATs to the same source VIP
+  // unless it is DSR (proxier.go syncProxyRules passes `sourceVip` to each): the backend's policy sees that address.
+  const kind = frontendKind(lb, !!net.serviceOfVIP(step.ip));
+  return { next: { ip: backendIP, port: pm.internalPort, seenSource, seenDestination: preserve ? step.ip : undefined, hnsSnat: snat ? { by: node.name, from: step.seenSource, kind } : undefined, hnsDsr: dsr } };
 }
 
 /** kube-proxy iptables: KUBE-SERVICES / KUBE-NODEPORTS → KUBE-SVC → KUBE-SEP DNAT, or REJECT/DROP. */

@@ -78,6 +78,11 @@ export class PolicyIndex {
     return ns;
   }
 
+  /** Every policy, for renderers that diff the set between passes. */
+  all(): CompiledPolicy[] {
+    return [...this.policies.values()].map((e) => e.policy);
+  }
+
   get(key: string): CompiledPolicy | undefined {
     return this.policies.get(key)?.policy;
   }

@@ -23,6 +23,8 @@ export interface NodeSpec {
   os: 'linux' | 'windows';
   index: number;
   windowsBuild?: string;
+  /** The patch level (UBR); undefined is current servicing. */
+  windowsUBR?: number;
   network?: Partial<NodeNetworkProfile>;
   minorVersion?: number;
 }
@@ -33,10 +35,10 @@ export function addNode(net: ClusterNetwork, s: NodeSpec): NodeNet {
   const podCIDR = `10.244.${s.index}.0/24`;
   const base = defaultNetworkProfile(s.os);
   const network: NodeNetworkProfile = { ...base, ...s.network, kubeProxy: { ...base.kubeProxy, ...s.network?.kubeProxy } };
-  const node: NodeNet = { name: s.name, os: s.os, ip, podCIDR, windowsBuild: s.windowsBuild, minorVersion: s.minorVersion ?? 33, network };
+  const node: NodeNet = { name: s.name, os: s.os, ip, podCIDR, windowsBuild: s.windowsBuild, windowsUBR: s.windowsUBR, minorVersion: s.minorVersion ?? 33, network };
   if (s.os === 'windows') {
     const build = s.windowsBuild ?? '10.0.17763';
-    const hns = new HnsState(s.name, hnsVersionOf(build));
+    const hns = new HnsState(s.name, hnsVersionOf(build, s.windowsUBR));
     const overlay = network.backend === 'vxlan';
     const name = overlay ? `flannel.${network.vni ?? 4096}` : 'cbr0';
     hns.addNetwork({

@@ -45,6 +45,10 @@ export interface ImageConfig {
   cmd?: string[];
   /** Directories the image's ENV PATH adds after the base image's (Windows). */
   windowsPath?: string[];
+  /** Directories the image's ENV PATH puts before the base image's (Windows), searched first. */
+  windowsPathFirst?: string[];
+  /** ENTRYPOINT and CMD of the image's Windows build when they differ from its Linux build's. */
+  windows?: { entrypoint?: string[]; cmd?: string[] };
 }
 
 export interface CatalogueEntry {
@@ -163,7 +167,15 @@ const CONFIGS: Record<string, ImageConfig> = {
   'k8s.gcr.io/pause': { toolset: { linux: 'none', windows: 'none' }, windowsUser: 'ContainerUser', entrypoint: ['/pause'] },
   // e2e images: Linux ones are BusyBox/Alpine based; their Windows builds carry PowerShell plus busybox-like tools.
   'registry.k8s.io/e2e-test-images/agnhost': { toolset: { linux: 'alpine', windows: 'servercore' }, windowsUser: 'ContainerAdministrator', entrypoint: ['/agnhost'] },
-  'registry.k8s.io/e2e-test-images/busybox': { toolset: { linux: 'busybox', windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['sh'] },
+  // Windows build (test/images/busybox/Dockerfile_windows): Server Core with busybox-w32 in C:\bin (sh included), curl,
+  // BIND dig/nslookup and netcat; ENTRYPOINT cmd.exe /s /c and no CMD; its ENV PATH puts C:\dig, C:\bin, C:\curl first.
+  // That PATH names no WindowsPowerShell directory, yet e2e windows/cpu_limits.go runs powershell.exe in this image, so
+  // the base image's PATH is kept after those directories.
+  'registry.k8s.io/e2e-test-images/busybox': {
+    toolset: { linux: 'busybox', windows: 'servercore' }, windowsUser: 'ContainerAdministrator', cmd: ['sh'],
+    windows: { entrypoint: ['cmd.exe', '/s', '/c'], cmd: [] },
+    windowsPathFirst: ['C:\\dig\\', 'C:\\bin', 'C:\\curl'], windowsPath: ['C:\\Program Files\\PowerShell'],
+  },
   'registry.k8s.io/e2e-test-images/nonroot': { toolset: { linux: 'busybox', windows: 'nanoserver' }, windowsUser: 'ContainerUser', linuxUid: 1234 },
   'registry.k8s.io/e2e-test-images/nginx': { toolset: { linux: 'alpine' }, entrypoint: ['/docker-entrypoint.sh'], cmd: ['nginx', '-g', 'daemon off;'] },
   'registry.k8s.io/e2e-test-images/httpd': { toolset: { linux: 'debian' }, cmd: ['httpd-foreground'] },
@@ -187,9 +199,10 @@ const CONFIGS: Record<string, ImageConfig> = {
 };
 const DEFAULT_CONFIG: ImageConfig = { toolset: { linux: 'debian' } };
 
-/** The image's config (toolset, user, ENTRYPOINT/CMD), by repository. */
-export function imageConfig(img: Pick<ResolvedImage, 'ref'>): ImageConfig {
-  return CONFIGS[img.ref.repository] ?? DEFAULT_CONFIG;
+/** The image's config (toolset, user, ENTRYPOINT/CMD), by repository; `os` picks the build's ENTRYPOINT/CMD. */
+export function imageConfig(img: Pick<ResolvedImage, 'ref'>, os?: 'linux' | 'windows'): ImageConfig {
+  const cfg = CONFIGS[img.ref.repository] ?? DEFAULT_CONFIG;
+  return os === 'windows' && cfg.windows ? { ...cfg, entrypoint: cfg.windows.entrypoint, cmd: cfg.windows.cmd } : cfg;
 }
 
 /** An image resolved against the catalogue: its normalised reference, platforms, size and entrypoint. */

@@ -72,7 +72,7 @@ function linuxUserName(uid: number): string {
 
 export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Container, img: ResolvedImage, deps: ContainerEnvDeps): ContainerEnv {
   const { profile } = deps;
-  const cfg = imageConfig(img);
+  const cfg = imageConfig(img, profile.os);
   const hostProcess = profile.os === 'windows' && isHostProcess(rec.pod, spec);
   const toolset = toolsetOf(profile, cfg, hostProcess);
   // HostProcess containers use the node's name; others the pod's hostname (spec.hostname, else the pod name).
@@ -107,7 +107,7 @@ export function buildContainerEnv(rec: PodRuntime, c: ContainerRuntime, spec: Co
     ? { name: windowsUser }
     : { name: linuxUserName(linux?.uid ?? 0), uid: linux?.uid ?? 0, gid: linux?.gid ?? 0, groups: (linux?.supplementalGroups ?? []).map((g) => ({ name: String(g), gid: g })) };
   const env: Record<string, string> = profile.os === 'windows'
-    ? { PATH: windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser) + (hostProcess ? '' : (cfg.windowsPath ?? []).map((d) => `${d};`).join('')), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
+    ? { PATH: windowsImagePath(windowsDefaultPath(toolset === 'nanoserver' || toolset === 'none' ? 'nanoserver' : 'servercore', windowsUser), hostProcess ? {} : cfg), ...(hostProcess ? { [SANDBOX_MOUNT_POINT_ENV]: `${sandboxRoot}\\` } : {}) }
     : { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: hostname, ...(linux?.uid === 0 || !linux ? { HOME: '/root' } : {}) };
   Object.assign(env, c.env ?? {});
   const gmsa = profile.os === 'windows' ? gmsaDomain(credentialSpecOf(rec.pod, spec, profile)) : undefined;
@@ -150,8 +150,15 @@ function mapBlockDevices(fs: VirtualFs, rec: PodRuntime, spec: Container, deps: 
   }
 }
 
-/** A HostProcess container's sandbox mount point, by the node's containerd (src/node/process/sandbox-mount.ts). */
-function hostProcessRoot(profile: Pick<NodeProfile, 'containerRuntimeVersion'>, c: ContainerRuntime): string {
+/** The image's ENV PATH: its own directories before and after the base image's PATH, `;`-separated. */
+function windowsImagePath(base: string, cfg: Pick<ImageConfig, 'windowsPathFirst' | 'windowsPath'>): string {
+  const first = (cfg.windowsPathFirst ?? []).map((d) => `${d};`).join('');
+  const after = (cfg.windowsPath ?? []).map((d) => `${d};`).join('');
+  return first + base + (after && !base.endsWith(';') ? ';' : '') + after;
+}
+
+/** A HostProcess container's sandbox mount point, by the node's containerd and build (src/node/process/sandbox-mount.ts). */
+function hostProcessRoot(profile: Pick<NodeProfile, 'containerRuntimeVersion' | 'windowsBuild' | 'windowsUBR' | 'kernelVersion'>, c: ContainerRuntime): string {
   return sandboxMountRoot(profile, c.containerID?.replace(/^\w+:\/\//, '') ?? c.name);
 }
 

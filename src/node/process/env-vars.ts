@@ -23,6 +23,8 @@ export interface ConfigSource {
   attachRequired?(driver: string): boolean | undefined;
   /** Whether a VolumeAttachment of the PV to the node reports attached. */
   volumeAttached?(pvName: string, nodeName: string): boolean;
+  /** Whether the VolumeAttachment of this name reports attached (an inline volume's, found by csiAttachmentName). */
+  attachmentAttached?(name: string): boolean;
   /** A projected serviceAccountToken source's token, from the kubelet's token manager (src/node/volumes/token-manager). */
   serviceAccountToken?(pod: Pod, source: { audience?: string; expirationSeconds?: number }): { token: string } | { pending: true } | { error: string };
 }

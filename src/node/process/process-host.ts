@@ -94,7 +94,7 @@ export class ProcessHost {
     this.procs.set(c, proc);
     c.interpreted = img.known && !c.behaviour.timed;
     if (!img.known || !c.log) return false;
-    const argv = expandSandboxMountPoint(processArgv(spec, imageConfig(img), c.env), proc.env.env);
+    const argv = expandSandboxMountPoint(processArgv(spec, imageConfig(img, this.o.profile.os), c.env), proc.env.env);
     // A Windows command wrapped in LogMonitor.exe: the image is one built with LogMonitor copied in, as the seeds ask.
     if (this.o.profile.os === 'windows' && /(^|[\\/])LogMonitor\.exe$/i.test(argv[0] ?? '')) {
       try { addLogMonitor(proc.env.fs, proc.env.fs.resolve('C:\\', argv[0])); } catch { /* a read-only mount hides it */ }

@@ -4,7 +4,8 @@
 import { PROGRAMS } from './core/registry.js';
 import type { Program } from './core/ctx.js';
 import { GNU_PROGRAMS } from './fs/program-names.js';
-import { busybox, gnuProgram } from './applets/index.js';
+import { APPLETS, busybox, gnuProgram } from './applets/index.js';
+import { busyboxW32 } from './applets/busybox-w32.js';
 import { curlMain } from './applets/http-tools.js';
 import { shellMain } from './sh/main.js';
 import { tarMain } from './tar/tar-program.js';
@@ -27,6 +28,10 @@ import { hostLocalExe, routeExe } from './win/k8s/cni-tools.js';
 
 const table: Record<string, Program> = {
   busybox,
+  'busybox-w32': busyboxW32,
+  // The e2e busybox image's netcat (nc64.exe) and BIND nslookup.exe, run by the BusyBox applets of the same name.
+  'win:nc': (argv, ctx) => APPLETS.nc(argv, ctx, 'busybox'),
+  'win:bind-nslookup': (argv, ctx) => APPLETS.nslookup(argv, ctx, 'busybox'),
   bash: (argv, ctx) => shellMain(argv, ctx, 'bash'),
   dash: (argv, ctx) => shellMain(argv, ctx, 'dash'),
   curl: curlMain,

@@ -45,7 +45,7 @@ const cases: Case[] = [
   { name: 'Start-Sleep on the container clock', script: 'Start-Sleep -Seconds 2; Start-Sleep 1; "done"', stdout: 'done\r\n' },
   { name: 'pscustomobject table', script: '[pscustomobject]@{Name="a"; Value=1}', stdout: '\r\nName Value\r\n---- -----\r\na        1\r\n\r\n' },
   { name: 'hashtable output', script: '@{a=1}', stdout: '\r\nName                           Value\r\n----                           -----\r\na                              1\r\n\r\n' },
-  { name: '$PSVersionTable', script: '$PSVersionTable.PSVersion', stdout: '5.1.17763.6893\r\n' },
+  { name: '$PSVersionTable', script: '$PSVersionTable.PSVersion', stdout: '\r\nMajor  Minor  Build  Revision\r\n-----  -----  -----  --------\r\n5      1      17763  6893\r\n\r\n' },
   { name: 'static .NET members', script: '[Environment]::MachineName; [System.Text.Encoding]::UTF8.GetBytes("abc").Length; [Math]::Round(2.567, 1)', stdout: 'WEB-0\r\n3\r\n2.6\r\n' },
   { name: 'Resolve-DnsName table', script: 'Resolve-DnsName kubernetes', stdout: '\r\nName                                           Type   TTL   Section    IPAddress\r\n----                                           ----   ---   -------    ---------\r\nkubernetes.default.svc.cluster.local           A      5     Answer     10.96.0.1\r\n\r\n' },
   { name: 'Resolve-DnsName: a dotted partial name is not searched (seed 002 DNS)', script: 'Resolve-DnsName kubernetes.default', stderr: /^Resolve-DnsName : kubernetes\.default : DNS name does not exist\r\n/, code: 1 },

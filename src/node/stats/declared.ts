@@ -61,7 +61,7 @@ export function declaredUsage(pod: Pod, c: Container, os: NodeOS): DeclaredUsage
       memoryBytes: amount(os === 'windows' ? idle.windows?.memory ?? idle.memory : idle.memory),
     }
     : {};
-  const fromCommand = usageFromCommand(processArgv(c, img ? imageConfig(img) : undefined));
+  const fromCommand = usageFromCommand(processArgv(c, img ? imageConfig(img, os) : undefined));
   const declared = usageAnnotations(pod, c.name);
   const cpu = mul(amount(declared.cpu), 1e9) ?? fromCommand.cpuNanoCores ?? fromImage.cpuNanoCores ?? OS_DEFAULT[os].cpuNanoCores;
   const memory = amount(declared.memory) ?? fromCommand.memoryBytes ?? fromImage.memoryBytes ?? OS_DEFAULT[os].memoryBytes;

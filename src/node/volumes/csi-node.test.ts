@@ -12,8 +12,8 @@ const win = { name: 'win', os: 'windows' as const, kubeletVersion: 'v1.33.1' };
 const winNoProxy = { ...win, csiProxy: 'none' };
 
 test('node plugins register by OS and, on Windows, by csi-proxy', () => {
-  assert.deepEqual(registeredDrivers(linux).map((d) => d.name), ['hostpath.csi.k8s.io', 'smb.csi.k8s.io', 'disk.csi.azure.com']);
-  assert.deepEqual(registeredDrivers(win).map((d) => d.name), ['smb.csi.k8s.io', 'disk.csi.azure.com']);
+  assert.deepEqual(registeredDrivers(linux).map((d) => d.name), ['hostpath.csi.k8s.io', 'smb.csi.k8s.io', 'disk.csi.azure.com', 'file.csi.azure.com']);
+  assert.deepEqual(registeredDrivers(win).map((d) => d.name), ['smb.csi.k8s.io', 'disk.csi.azure.com', 'file.csi.azure.com']);
   assert.deepEqual(registeredDrivers(winNoProxy), []);
   assert.deepEqual(registeredDrivers({ ...win, csiProxy: 'v0.2.2' }), []);
 });
@@ -22,10 +22,11 @@ test('registration: CSINode drivers, the nodeid annotation and topology labels',
   const n = csiNodeObject(linux, 'uid-1');
   assert.deepEqual(n.spec.drivers.map((d) => [d.name, d.nodeID, d.topologyKeys]), [
     ['hostpath.csi.k8s.io', 'lin', ['topology.hostpath.csi/node']], ['smb.csi.k8s.io', 'lin', null], ['disk.csi.azure.com', 'lin', null],
+    ['file.csi.azure.com', 'lin', null],
   ]);
   assert.deepEqual(n.metadata?.ownerReferences?.[0], { apiVersion: 'v1', kind: 'Node', name: 'lin', uid: 'uid-1' });
   const m = nodeRegistrationMetadata(linux);
-  assert.deepEqual(JSON.parse(m.annotations['csi.volume.kubernetes.io/nodeid']), { 'hostpath.csi.k8s.io': 'lin', 'smb.csi.k8s.io': 'lin', 'disk.csi.azure.com': 'lin' });
+  assert.deepEqual(JSON.parse(m.annotations['csi.volume.kubernetes.io/nodeid']), { 'hostpath.csi.k8s.io': 'lin', 'smb.csi.k8s.io': 'lin', 'disk.csi.azure.com': 'lin', 'file.csi.azure.com': 'lin' });
   assert.deepEqual(m.labels, { 'topology.hostpath.csi/node': 'lin' });
   assert.deepEqual(nodeRegistrationMetadata(winNoProxy), { annotations: {}, labels: {} });
 });

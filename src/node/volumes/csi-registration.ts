@@ -9,6 +9,7 @@ import type { KubeObject } from '../../api/types.js';
 import type { Client } from '../../client/interfaces.js';
 import { R } from '../../client/resources.js';
 import { csiNodeObject, nodePlugins, nodeRegistrationMetadata, type CsiNodeFacts } from './csi-node.js';
+import { MIGRATED_PLUGINS_ANNOTATION } from '../../csi/migration.js';
 
 export interface RegistrationLog {
   warn(msg: string, fields?: Record<string, unknown>): void;
@@ -25,7 +26,11 @@ export async function registerCsiPlugins(client: Client, p: CsiNodeFacts, nodeUi
   } catch (e) {
     if (!isAlreadyExists(e)) throw e;
     // A restarted kubelet re-registers: the drivers it has now replace what the object listed.
-    await client.patch(R.csinodes, undefined, p.name, 'merge', { spec: { drivers: want.spec.drivers } });
+    // The migrated-plugins annotation follows the kubelet's version (nodeinfomanager updateCSINode).
+    await client.patch(R.csinodes, undefined, p.name, 'merge', {
+      metadata: { annotations: { [MIGRATED_PLUGINS_ANNOTATION]: want.metadata?.annotations?.[MIGRATED_PLUGINS_ANNOTATION] ?? null } },
+      spec: { drivers: want.spec.drivers },
+    });
   }
   const meta = nodeRegistrationMetadata(p);
   if (Object.keys(meta.annotations).length || Object.keys(meta.labels).length) {

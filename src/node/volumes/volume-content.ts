@@ -5,7 +5,8 @@
 
 import type { Pod, Volume } from 'kubernetes-types/core/v1.js';
 import { fieldRefValue, resourceFieldValue, type ConfigSource } from '../process/env-vars.js';
-import { csiInlineVolume, csiPersistentVolume, type CsiNodeFacts, type CsiOutcome } from './csi-node.js';
+import { csiInlineVolume, csiMigratedInline, csiPersistentVolume, kubeletMigrates, type CsiNodeFacts, type CsiOutcome } from './csi-node.js';
+import { translateInTreePV, translateInlineVolume } from '../../csi/migration.js';
 import { flexVolume } from './flex-volume.js';
 import { nfsVolume } from './network-volumes.js';
 
@@ -77,6 +78,11 @@ function claimContent(v: Volume, ns: string, ctx: VolumeContext): VolumeContent 
   if (spec?.csi && ctx.node) {
     return networkOrThrow(csiPersistentVolume(claim.volumeName, spec.csi, ctx.node, ctx.config), readOnly || !!spec.csi.readOnly, 'csi');
   }
+  // An in-tree azureDisk/azureFile volume the kubelet runs migrated is its CSI driver's (src/csi/migration.ts).
+  const migrated = spec && ctx.node ? translateInTreePV({ spec }) : undefined;
+  if (migrated && ctx.node && kubeletMigrates(ctx.node, migrated.driver)) {
+    return networkOrThrow(csiPersistentVolume(claim.volumeName, migrated, ctx.node, ctx.config), readOnly || !!migrated.readOnly, 'csi');
+  }
   if (spec?.nfs && ctx.node) return nfsContent(spec.nfs, claim.volumeName, readOnly || !!spec.nfs.readOnly, ctx);
   if (spec?.flexVolume && ctx.node) return flexContent(spec.flexVolume, claim.volumeName, readOnly, ns, ctx);
   // hostPath and local volumes (local-path's among them) are a directory of the node: pods mounting the path see it.
@@ -141,6 +147,8 @@ function content(v: Volume, ctx: VolumeContext): VolumeContent {
   if (v.persistentVolumeClaim) return claimContent(v, ns, ctx);
   if (v.csi && ctx.node) return networkOrThrow(csiInlineVolume(v.name, v.csi.driver, ctx.pod.metadata?.uid ?? '', ctx.node), !!v.csi.readOnly, 'csi');
   if (v.nfs && ctx.node) return nfsContent(v.nfs, v.name, !!v.nfs.readOnly, ctx);
+  const inline = ctx.node ? translateInlineVolume(v, ns) : undefined;
+  if (inline && ctx.node && kubeletMigrates(ctx.node, inline.csi.driver)) return networkOrThrow(csiMigratedInline(inline, ctx.node, ctx.config), !!inline.csi.readOnly, 'csi');
   if (v.flexVolume && ctx.node) return flexContent(v.flexVolume, v.name, false, ns, ctx);
   const type = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
   return { kind: 'unmodelled', type };

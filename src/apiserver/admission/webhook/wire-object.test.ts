@@ -26,4 +26,19 @@ describe('AdmissionReview object encoding', () => {
     assert.equal(JSON.stringify(wireObject(binding, undefined, true)!.metadata), '{"name":"p","namespace":"default","creationTimestamp":null}');
     assert.equal(wireObject(undefined, 'io.k8s.api.core.v1.Pod', true), null);
   });
+  // k8s.io/api v0.33 types.go: non-pointer struct fields (Pod.status, Container.resources, ServiceStatus.loadBalancer) are
+  // written as {} and a zero metav1.Time as null even with omitempty; webhooks see them (go-zero-fields.ts).
+  it('writes the struct fields Go never omits, as a webhook receives a Pod, a Deployment and a Service', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }], imagePullPolicy: 'Always' }] } } as unknown as KubeObject;
+    assert.equal(JSON.stringify(wireObject(pod, 'io.k8s.api.core.v1.Pod', true)),
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","creationTimestamp":null},"spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80}],"resources":{},"imagePullPolicy":"Always"}]},"status":{}}');
+    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } as unknown as KubeObject;
+    assert.equal(JSON.stringify(wireObject(dep, 'io.k8s.api.apps.v1.Deployment', true)!.spec),
+      '{"replicas":1,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i","resources":{}}]}},"strategy":{}}');
+    const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80 }] } } as unknown as KubeObject;
+    assert.equal(JSON.stringify((wireObject(svc, 'io.k8s.api.core.v1.Service', true) as unknown as { status: unknown }).status), '{"loadBalancer":{}}');
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { selector: {}, template: {} } } as unknown as KubeObject;
+    assert.equal(JSON.stringify((wireObject(rs, 'io.k8s.api.apps.v1.ReplicaSet', true) as unknown as { status: unknown }).status), '{"replicas":0}');
+    assert.equal((pod as unknown as { status?: unknown }).status, undefined, 'the admitted object is not changed');
+  });
 });

@@ -1,10 +1,11 @@
 // The object and oldObject of an AdmissionReview as kube-apiserver encodes a typed (built-in) object: Go's encoding/json
 // writes the non-pointer metav1.Time ObjectMeta.creationTimestamp even when zero, as `null`
-// (apimachinery pkg/apis/meta/v1/time.go Time.MarshalJSON, types.go ObjectMeta). Custom resources are unstructured maps
-// and go out as they are.
+// (apimachinery pkg/apis/meta/v1/time.go Time.MarshalJSON, types.go ObjectMeta), and the other fields it never omits
+// (go-zero-fields.ts). Custom resources are unstructured maps and go out as they are.
 
 import { getComponentSchemas } from '../../../api/openapi/index.js';
 import type { KubeObject } from '../../../api/types.js';
+import { withGoZeroFields } from './go-zero-fields.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const REF = '#/components/schemas/';
@@ -47,7 +48,9 @@ function walk(v: unknown, s: Schema | undefined, schemas: Record<string, Schema>
   if (!isMap(v)) return v;
   const out: Record<string, unknown> = {};
   const extra = isMap(def.additionalProperties) ? (def.additionalProperties as Schema) : undefined;
-  for (const [k, x] of Object.entries(v)) out[k] = walk(x, def.properties?.[k] ?? extra, schemas, depth + 1);
+  // Fields Go writes even when zero (`status: {}`, a container's `resources: {}`) are added, then completed in turn.
+  const full = name ? withGoZeroFields(name, v) : v;
+  for (const [k, x] of Object.entries(full)) out[k] = walk(x, def.properties?.[k] ?? extra, schemas, depth + 1);
   return out;
 }
 

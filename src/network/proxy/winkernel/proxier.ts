@@ -2,7 +2,7 @@
 // and remote endpoints in the node's HnsState (kubernetes/kubernetes pkg/proxy/winkernel/proxier.go syncProxyRules,
 // hns.go; windows-facts.md §4). What the flow model then finds in HNS is what decides where a packet goes.
 
-import type { HnsFeatures } from '../../hns/features.js';
+import { DSR_NOT_SUPPORTED, type HnsFeatures } from '../../hns/features.js';
 import type { HnsState } from '../../hns/hns-state.js';
 import {
   HnsError, LB_FLAGS, PORT_MAPPING_FLAGS, type HnsEndpoint, type HnsLoadBalancer, type HnsNetwork, type HnsPortMapping,
@@ -67,7 +67,7 @@ export class WinKernelProxier {
   constructor(private readonly host: WinKernelHost, private readonly cfg: KubeProxyProfile, now: () => number) {
     this.log = new ProxyLog(now);
     this.fatal = this.checkFlags();
-    this.dsr = !this.fatal && cfg.enableDSR && host.features.dsr;
+    this.dsr = !this.fatal && this.dsrRequested;
     if (this.fatal) this.log.error(this.fatal);
     else this.log.info('Using Kernelspace Proxier.');
   }
@@ -92,8 +92,15 @@ export class WinKernelProxier {
   private checkFlags(): string | undefined {
     if (!this.host.features.v2) return 'Windows HNS Api V2 required. This version of windows does not support API V2';
     if (!this.cfg.networkName) return 'Environment variable KUBE_NETWORK and network-flag not initialized';
-    if (this.cfg.enableDSR && !gateOn(this.cfg, 'WinDSR', this.host.minorVersion)) return 'WinDSR feature gate not enabled';
+    if (this.dsrRequested && !gateOn(this.cfg, 'WinDSR', this.host.minorVersion)) return 'WinDSR feature gate not enabled';
+    // NewProxier: `err = hcn.DSRSupported(); if isDSR && err != nil { return nil, err }` (hcsshim DSRVersion ranges).
+    if (this.dsrRequested && !this.host.features.dsr) return DSR_NOT_SUPPORTED;
     return undefined;
+  }
+
+  /** --enable-dsr as passed: a start script that checks the OS first leaves it off where HNS has no DSR. */
+  private get dsrRequested(): boolean {
+    return this.cfg.enableDSR && !(this.cfg.dsrWherePlatformHasIt && !this.host.features.dsr);
   }
 
   /** Finds the HNS network; an overlay network needs the WinOverlay gate and --source-vip (NewProxier). */

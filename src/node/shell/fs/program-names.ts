@@ -35,3 +35,18 @@ export const GNU_PROGRAMS: readonly string[] = [
   'tail', 'tar', 'tee', 'test', 'timeout', 'touch', 'tr', 'true', 'tty', 'uname', 'uniq', 'wc', 'which',
   'whoami', 'xargs', 'yes', 'zcat',
 ];
+
+/** The applets the Windows e2e busybox image links in C:\bin, as its Dockerfile lists them (`busybox.exe --list` of the binary it ships). */
+export const BUSYBOX_W32_APPLETS: readonly string[] = [
+  '[', '[[', 'ar', 'arch', 'ash', 'awk', 'base64', 'basename', 'bash', 'bunzip2', 'bzcat', 'bzip2', 'cal', 'cat', 'chmod',
+  'cksum', 'clear', 'cmp', 'comm', 'cp', 'cpio', 'cut', 'date', 'dc', 'dd', 'df', 'diff', 'dirname', 'dos2unix', 'dpkg-deb',
+  'du', 'echo', 'ed', 'egrep', 'env', 'expand', 'expr', 'factor', 'false', 'fgrep', 'find', 'fold', 'fsync', 'ftpget',
+  'ftpput', 'getopt', 'grep', 'groups', 'gunzip', 'gzip', 'hd', 'head', 'hexdump', 'id', 'ipcalc', 'kill', 'killall', 'less',
+  'link', 'ln', 'logname', 'ls', 'lzcat', 'lzma', 'lzop', 'lzopcat', 'man', 'md5sum', 'mkdir', 'mktemp', 'mv', 'nl', 'od',
+  'paste', 'patch', 'pgrep', 'pidof', 'pipe_progress', 'pkill', 'printenv', 'printf', 'ps', 'pwd', 'rev', 'rm', 'rmdir',
+  'rpm', 'rpm2cpio', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha3sum', 'sha512sum', 'shred', 'shuf', 'sleep', 'sort',
+  'split', 'ssl_client', 'stat', 'strings', 'sum', 'tac', 'tail', 'tar', 'tee', 'test', 'timeout', 'touch', 'tr', 'true',
+  'truncate', 'ttysize', 'uname', 'uncompress', 'unexpand', 'uniq', 'unix2dos', 'unlink', 'unlzma', 'unlzop', 'unxz',
+  'unzip', 'usleep', 'uudecode', 'uuencode', 'vi', 'watch', 'wc', 'wget', 'which', 'whoami', 'whois', 'xargs', 'xxd', 'xz',
+  'xzcat', 'yes', 'zcat',
+];

@@ -3,8 +3,9 @@
 
 import type { VirtualFs } from './vfs.js';
 import { addSigWindowsToolsImage, type SigWindowsToolsImage } from './seed-sigwindowstools.js';
+import { BUSYBOX_W32_APPLETS } from './program-names.js';
 
-export type ImageProgram = 'pwsh' | 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns' | 'gmsa-webhook' | 'metrics-server' | 'sample-apiserver' | SigWindowsToolsImage;
+export type ImageProgram = 'pwsh' | 'e2e-busybox' | 'nginx' | 'curl' | 'agnhost' | 'python3' | 'httpd' | 'redis' | 'iis' | 'pause' | 'logmonitor' | 'coredns' | 'gmsa-webhook' | 'metrics-server' | 'sample-apiserver' | SigWindowsToolsImage;
 
 function program(fs: VirtualFs, path: string, tag: string): void {
   const parent = path.replace(/[\\/][^\\/]+$/, '') || '/';
@@ -124,6 +125,24 @@ export function addLogMonitor(fs: VirtualFs, exePath = 'C:\\LogMonitor\\LogMonit
   if (!fs.exists(cfg) && !fs.isReadOnly(dir)) fs.writeFile(cfg, LOGMONITOR_IIS_CONFIG.replace(/\n/g, '\r\n'));
 }
 
+/**
+ * The Windows e2e busybox image's own files (kubernetes test/images/busybox/Dockerfile_windows): busybox.exe and a link
+ * per applet in C:\bin (also Files\busybox.exe, the links' target), netcat as C:\bin\nc.exe, hostname.exe, curl in
+ * C:\curl, BIND's dig and nslookup in C:\dig, C:\tmp. Its PowerShell 6.2 (pwsh.exe) is present but not emulated.
+ */
+function addE2eBusyboxWindows(fs: VirtualFs): void {
+  for (const d of ['C:\\bin\\Files', 'C:\\curl', 'C:\\dig', 'C:\\tmp', 'C:\\Program Files\\PowerShell\\Files']) fs.mkdir(d, { parents: true });
+  program(fs, 'C:\\bin\\busybox.exe', 'busybox-w32');
+  program(fs, 'C:\\bin\\Files\\busybox.exe', 'busybox-w32');
+  for (const a of BUSYBOX_W32_APPLETS) program(fs, `C:\\bin\\${a}.exe`, 'busybox-w32');
+  program(fs, 'C:\\bin\\nc.exe', 'win:nc');
+  program(fs, 'C:\\bin\\hostname.exe', 'win:hostname');
+  program(fs, 'C:\\curl\\curl.exe', 'win:curl');
+  program(fs, 'C:\\dig\\nslookup.exe', 'win:bind-nslookup');
+  program(fs, 'C:\\dig\\dig.exe', 'win:absent:dig.exe');
+  program(fs, 'C:\\Program Files\\PowerShell\\pwsh.exe', 'win:absent:pwsh.exe');
+}
+
 /** Adds the programs (and their files) an image carries beyond its toolset. */
 export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readonly ImageProgram[], windowsRoot = 'C:'): void {
   for (const x of extras) {
@@ -142,6 +161,7 @@ export function addExtras(fs: VirtualFs, os: 'linux' | 'windows', extras: readon
         program(fs, 'C:\\Windows\\System32\\inetsrv\\w3wp.exe', 'win:w3wp');
       }
       if (x === 'logmonitor') addLogMonitor(fs);
+      if (x === 'e2e-busybox') addE2eBusyboxWindows(fs);
       continue;
     }
     switch (x) {
@@ -175,6 +195,7 @@ export function extrasForImage(repository: string): ImageProgram[] {
   const r = repository.toLowerCase();
   if (/(^|\/)pause$/.test(r)) return ['pause'];
   if (r === 'mcr.microsoft.com/powershell') return ['pwsh'];
+  if (r === 'registry.k8s.io/e2e-test-images/busybox') return ['e2e-busybox'];
   if (r.endsWith('/nginx')) return r.includes('e2e-test-images') ? ['nginx'] : ['nginx', 'curl'];
   if (r.endsWith('/agnhost')) return ['agnhost'];
   if (r.endsWith('/coredns')) return ['coredns'];

@@ -91,7 +91,7 @@ export class VirtualFs {
    * Walks to a path. Symlinks in the middle are followed; the last one only if `follow`. Returns the node (or
    * undefined), its parent, the final name, and the mount the node lives in.
    */
-  private walk(p: string, follow: boolean, depth = 0): { node?: FsNode; parent?: DirNode; name: string; mount?: MountInfo; path: string; bound?: boolean } {
+  private walk(p: string, follow: boolean, depth = 0, quiet = false): { node?: FsNode; parent?: DirNode; name: string; mount?: MountInfo; path: string; bound?: boolean } {
     if (depth > 40) throw new FsError('ELOOP', p);
     const segs = this.segs(p);
     let dir: DirNode = this.root;
@@ -104,6 +104,7 @@ export class VirtualFs {
       let child = bound?.node ?? dir.children.get(nameKey(this.os, name));
       if (!child) {
         if (last) return { parent: dir, name, mount, path: formatSegments(this.os, [...done, name]) };
+        if (quiet) return { name, path: p };
         throw new FsError('ENOENT', p);
       }
       if (child.kind === 'symlink' && (!last || follow)) {
@@ -111,23 +112,28 @@ export class VirtualFs {
         const target = this.resolve(base, child.target);
         const rest = segs.slice(i + 1);
         const joined = rest.length ? this.resolve(target, rest.join(this.os === 'windows' ? '\\' : '/')) : target;
-        return this.walk(joined, follow, depth + 1);
+        return this.walk(joined, follow, depth + 1, quiet);
       }
       mount = bound?.info ?? this.mounts.get(child) ?? mount;
       done.push(child.name);
       if (last) return { node: child, parent: dir, name: child.name, mount, path: formatSegments(this.os, done), ...(bound ? { bound: true } : {}) };
-      if (child.kind !== 'dir') throw new FsError('ENOTDIR', p);
+      if (child.kind !== 'dir') {
+        if (quiet) return { name, path: p };
+        throw new FsError('ENOTDIR', p);
+      }
       dir = child;
     }
     return { node: this.root, name: '', mount, path: formatSegments(this.os, []) };
   }
 
   /** The node at p, following symlinks; undefined when missing. */
+  // A missing directory on the way answers undefined without an error built and thrown (the common case of a probe
+  // for an optional file); only a symlink loop still throws.
   stat(p: string): FsNode | undefined {
-    try { return this.walk(p, true).node; } catch (e) { if (e instanceof FsError) return undefined; throw e; }
+    try { return this.walk(p, true, 0, true).node; } catch (e) { if (e instanceof FsError) return undefined; throw e; }
   }
   lstat(p: string): FsNode | undefined {
-    try { return this.walk(p, false).node; } catch (e) { if (e instanceof FsError) return undefined; throw e; }
+    try { return this.walk(p, false, 0, true).node; } catch (e) { if (e instanceof FsError) return undefined; throw e; }
   }
   /** Like stat but says why the path does not resolve (ENOENT vs ENOTDIR vs ELOOP). */
   statOrThrow(p: string): FsNode {

@@ -10,16 +10,21 @@ import { Hashtable, PsError, PsObject, toNum, toStr, unwrap, type PsValue } from
 import { binary } from './operators.js';
 
 export async function assign(ps: Ps, s: Extract<Stmt, { t: 'assign' }>): Promise<PsValue> {
+  // `$x ??= v` assigns, and evaluates v, only when $x is $null (PowerShell 7).
+  if (s.op === '??=') {
+    const cur = await ps.eval(s.target);
+    if (cur !== null && cur !== undefined) return cur;
+  }
   const vals: PsValue[] = [];
   if (s.value.t === 'pipeline') {
     const p = s.value.p;
     // `$x = expr` keeps an array as one value; `$x = cmd` collects the output.
-    if (p.elems.length === 1 && p.elems[0].t === 'expr' && !p.assign) vals.push(await ps.eval(p.elems[0].expr));
+    if (p.elems.length === 1 && p.elems[0].t === 'expr' && !p.assign && !p.chain) vals.push(await ps.eval(p.elems[0].expr));
     else await ps.runPipeline(p, { emit: (v) => vals.push(v) });
   } else if (s.value.t === 'assign') vals.push(await ps.assign(s.value));
   else await ps.runStmt(s.value, { emit: (v) => vals.push(v) });
-  let value: PsValue = s.value.t === 'pipeline' && s.value.p.elems.length === 1 && s.value.p.elems[0].t === 'expr' ? vals[0] ?? null : unwrap(vals);
-  if (s.op !== '=') {
+  let value: PsValue = s.value.t === 'pipeline' && s.value.p.elems.length === 1 && s.value.p.elems[0].t === 'expr' && !s.value.p.chain ? vals[0] ?? null : unwrap(vals);
+  if (s.op !== '=' && s.op !== '??=') {
     const cur = await ps.eval(s.target);
     value = binary(s.op[0], cur, value);
   }

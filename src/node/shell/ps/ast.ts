@@ -22,6 +22,8 @@ export type Expr = Span & (
   | { t: 'unary'; op: string; expr: Expr }
   | { t: 'binary'; op: string; left: Expr; right: Expr }
   | { t: 'incdec'; op: '++' | '--'; prefix: boolean; target: Expr }
+  /** PowerShell 7's `cond ? a : b` (about_Operators, Ternary operator). */
+  | { t: 'ternary'; cond: Expr; then: Expr; else: Expr }
 );
 
 /** One parameter of a param() block or function head, with its type constraint and [Parameter()] settings. */
@@ -53,6 +55,8 @@ export interface Pipeline extends Span {
   redirs: Redir[];
   /** `($x = 1)`, `if ($y = f)`: an assignment in a place that takes a pipeline; its value is the output. */
   assign?: Extract<Stmt, { t: 'assign' }>;
+  /** PowerShell 7's pipeline chain `a && b || c`: each link runs or not by `$?` after the previous one. */
+  chain?: { op: '&&' | '||'; p: Pipeline }[];
 }
 
 export type Stmt = Span & (

@@ -4,6 +4,7 @@
 import type { HostFormatter } from './format.js';
 import { PsError, type PsValue } from './values.js';
 import type { Ps } from './interp.js';
+import type { PsEdition } from './error-views.js';
 
 export interface Sink {
   emit(v: PsValue): void;
@@ -21,6 +22,8 @@ export interface ParamSpec {
   remaining?: boolean;
   /** Bound from pipeline input when not given. */
   pipeline?: boolean;
+  /** A parameter only this edition has (ForEach-Object -Parallel is PowerShell 7's). */
+  edition?: PsEdition;
 }
 
 export interface Bound {
@@ -52,16 +55,17 @@ const COMMON = ['ErrorAction', 'WarningAction', 'InformationAction', 'Verbose', 
 const COMMON_ALIASES: Record<string, string> = { ea: 'ErrorAction', wa: 'WarningAction', ev: 'ErrorVariable', ov: 'OutVariable', vb: 'Verbose', db: 'Debug' };
 
 /** Binds arguments to a cmdlet's parameters the way the parameter binder does (unique prefixes, positions). */
-export function bind(cmd: Cmdlet, args: RawArg[], input: PsValue[] | undefined): Bound {
+export function bind(cmd: Cmdlet, args: RawArg[], input: PsValue[] | undefined, edition: PsEdition = 'Desktop'): Bound {
+  const params = cmd.params.filter((p) => !p.edition || p.edition === edition);
   const named = new Map<string, PsValue>();
   const positional: PsValue[] = [];
   const find = (n: string): ParamSpec | string | undefined => {
     const l = n.toLowerCase();
-    const exact = cmd.params.find((p) => p.name.toLowerCase() === l || p.aliases?.some((a) => a.toLowerCase() === l));
+    const exact = params.find((p) => p.name.toLowerCase() === l || p.aliases?.some((a) => a.toLowerCase() === l));
     if (exact) return exact;
     const common = COMMON.find((c) => c.toLowerCase() === l) ?? COMMON_ALIASES[l];
     if (common) return common;
-    const pre = cmd.params.filter((p) => p.name.toLowerCase().startsWith(l));
+    const pre = params.filter((p) => p.name.toLowerCase().startsWith(l));
     if (pre.length === 1) return pre[0];
     const cpre = COMMON.filter((c) => c.toLowerCase().startsWith(l));
     if (pre.length === 0 && cpre.length === 1) return cpre[0];
@@ -85,7 +89,7 @@ export function bind(cmd: Cmdlet, args: RawArg[], input: PsValue[] | undefined):
     named.set(key, next.value ?? null);
     i++;
   }
-  const byPos = cmd.params.filter((p) => p.position !== undefined).sort((x, y) => x.position! - y.position!);
+  const byPos = params.filter((p) => p.position !== undefined).sort((x, y) => x.position! - y.position!);
   let k = 0;
   for (const p of byPos) {
     if (named.has(p.name.toLowerCase())) continue;

@@ -14,6 +14,7 @@ import { getMember } from './members.js';
 import { FlowSignal } from './signals.js';
 import { exceptionObject, isExceptionType } from './exceptions.js';
 import { FS_CMDLETS } from './cmdlets-fs.js';
+import { forEachParallel } from './foreach-parallel.js';
 import { OUTPUT_CMDLETS } from './cmdlets-output.js';
 
 const arg = (c: CmdletCall, n: string): PsValue => c.bound.get(n) ?? null;
@@ -41,8 +42,11 @@ const getDate: Cmdlet = {
 
 const forEachObject: Cmdlet = {
   name: 'ForEach-Object',
-  params: [{ name: 'Process', position: 0, remaining: true }, { name: 'Begin' }, { name: 'End' }, { name: 'MemberName' }],
+  params: [{ name: 'Process', position: 0, remaining: true }, { name: 'Begin' }, { name: 'End' }, { name: 'MemberName' },
+    { name: 'Parallel', edition: 'Core' }, { name: 'ThrottleLimit', edition: 'Core' }, { name: 'TimeoutSeconds', edition: 'Core' }],
   async run(c) {
+    const parallel = arg(c, 'Parallel');
+    if (parallel instanceof ScriptBlock) return forEachParallel(c, parallel);
     const process = arg(c, 'Process');
     const blocks = enumerate(process);
     if (has(c, 'Begin') && arg(c, 'Begin') instanceof ScriptBlock) await c.ps.callBlock(arg(c, 'Begin') as ScriptBlock, [], undefined, c.out, true);
@@ -179,7 +183,7 @@ const invokeExpression: Cmdlet = {
   params: [{ name: 'Command', position: 0 }],
   async run(c) {
     const src = toStr(arg(c, 'Command'));
-    const body = PsParser.parse(src);
+    const body = PsParser.parse(src, c.ps.edition);
     const savedSrc = c.ps.src;
     c.ps.src = src;
     try { await c.ps.runBlock(body, c.out); } finally { c.ps.src = savedSrc; }

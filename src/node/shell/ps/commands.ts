@@ -49,7 +49,7 @@ export async function invokeCommand(ps: Ps, el: Extract<PipeElem, { t: 'command'
   const cmdlet = ps.registry.cmdlets.get(resolved);
   if (cmdlet) {
     const raw = await argValues(ps, el.args);
-    const bound = bind(cmdlet, raw, input);
+    const bound = bind(cmdlet, raw, input, ps.edition);
     const action = bound.get('ErrorAction');
     const savedPref = ps.getVar('ErrorActionPreference');
     if (action !== undefined) ps.scopes[ps.scopes.length - 1].set('erroractionpreference', action);

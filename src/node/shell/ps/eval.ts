@@ -87,7 +87,10 @@ export async function evaluate(ps: Ps, e: Expr): Promise<PsValue> {
       }
       return v;
     }
+    case 'ternary': return toBool(await ps.eval(e.cond)) ? ps.eval(e.then) : ps.eval(e.else);
     case 'binary': {
+      // `a ?? b` evaluates b only when a is $null (about_Operators, Null-coalescing operator).
+      if (e.op === '??') { const a = await ps.eval(e.left); return a === null || a === undefined ? ps.eval(e.right) : a; }
       if (e.op === 'and' || e.op === 'cand') return toBool(await ps.eval(e.left)) && toBool(await ps.eval(e.right));
       if (e.op === 'or' || e.op === 'cor') return toBool(await ps.eval(e.left)) || toBool(await ps.eval(e.right));
       if (e.op === 'xor') return toBool(await ps.eval(e.left)) !== toBool(await ps.eval(e.right));

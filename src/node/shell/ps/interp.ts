@@ -8,7 +8,7 @@ import { HostFormatter } from './format.js';
 import { renderError, type PsEdition } from './error-views.js';
 import { PsError, PsObject, ScriptBlock, toStr, type PsValue } from './values.js';
 import { evaluate } from './eval.js';
-import { psVersionTable } from './runtime.js';
+import { psVersionTable, PWSH_VERSION } from './runtime.js';
 import { errorRecord } from './exceptions.js';
 import { runStatements, runStmt } from './statements.js';
 import { pipelineValue, runPipeline, writeFile, type FileEncoding } from './pipeline.js';
@@ -53,6 +53,8 @@ export class Ps {
   handlers = 0;
   /** $Error: the session's error records, newest first. */
   readonly errors: PsValue[] = [];
+  /** The session a `ForEach-Object -Parallel` runspace was started from: `$using:name` reads its variables. */
+  usingFrom?: Ps;
   /** The functions and scripts running, innermost last ($MyInvocation of each): Write-Error reports its caller. */
   readonly invocations: Invocation[] = [];
 
@@ -72,7 +74,7 @@ export class Ps {
   // ---- variables
 
   private varKey(name: string): { scope?: string; key: string } {
-    const m = /^(global|script|local|private|env|variable):(.*)$/i.exec(name);
+    const m = /^(global|script|local|private|env|variable|using):(.*)$/i.exec(name);
     if (m) return { scope: m[1].toLowerCase(), key: m[2].toLowerCase() };
     return { key: name.toLowerCase() };
   }
@@ -83,6 +85,10 @@ export class Ps {
       const k = Object.keys(this.ctx.vars).find((x) => x.toLowerCase() === key);
       return k === undefined ? null : this.ctx.vars[k];
     }
+    if (scope === 'using') {
+      if (this.usingFrom) return this.usingFrom.getVar(key);
+      throw new PsError('A Using variable cannot be retrieved. A Using variable can be used only with Invoke-Command, Start-Job, or InlineScript in the script workflow. When it is used with Invoke-Command, the Using variable is valid only if the script block is invoked on a remote computer.', 'InvalidOperation', 'UsingWithoutInvokeCommand');
+    }
     switch (key) {
       case '?': return this.lastOk;
       case 'lastexitcode': return this.lastExitCode;
@@ -90,7 +96,7 @@ export class Ps {
       case 'matches': return this.matches;
       case 'error': return this.errors;
       case 'psversiontable': return psVersionTable(this.ctx, this.edition);
-      case 'host': return new PsObject(['System.Management.Automation.Internal.Host.InternalHost'], { Name: 'ConsoleHost', Version: '5.1.17763.1' });
+      case 'host': return new PsObject(['System.Management.Automation.Internal.Host.InternalHost'], { Name: 'ConsoleHost', Version: this.edition === 'Core' ? PWSH_VERSION : '5.1.17763.1' });
     }
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const s = this.scopes[i];

@@ -33,7 +33,7 @@ const MKDIR = '{ $f = $false; $p = $null; foreach ($x in $args) { if ("$x" -eq "
 const PRELUDE = `function mkdir ${MKDIR}; function md ${MKDIR}`;
 
 function parseErrorView(e: PsParseError, src: string, path?: string): string {
-  const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + 1, exceptionType: 'ParentContainsErrorRecordException' });
+  const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + e.len, exceptionType: 'ParentContainsErrorRecordException' });
   pe.origin = { src, path };
   const v = errorView(pe, src, 120).split('\r\n');
   // Parser errors put the message after the position block.
@@ -48,11 +48,11 @@ export async function runPowerShell(ps: Ps, src: string, script?: { path: string
   ps.src = src;
   let stmts;
   try {
-    stmts = PsParser.parse(src);
+    stmts = PsParser.parse(src, ps.edition);
   } catch (e) {
     if (!(e instanceof PsParseError)) throw e;
     if (ps.edition === 'Core') {
-      const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + 1, exceptionType: 'ParentContainsErrorRecordException' });
+      const pe = new PsError(e.message, 'ParserError', e.id, { pos: e.pos, end: e.pos + e.len, exceptionType: 'ParentContainsErrorRecordException' });
       pe.origin = { src, path: ps.scriptPath };
       ps.ctx.stderr.write(ps.renderError(pe));
     } else {
@@ -135,7 +135,7 @@ async function interactive(ps: Ps): Promise<number> {
     let src = await ctx.stdin.readLine();
     if (src === null) return ps.lastOk ? 0 : 1;
     for (;;) {
-      try { PsParser.parse(src); break; } catch (e) {
+      try { PsParser.parse(src, ps.edition); break; } catch (e) {
         if (!(e instanceof PsParseError) || !/^Missing closing|missing the terminator|incomplete/i.test(e.message)) break;
         ctx.stdout.write('>> ');
         const more = await ctx.stdin.readLine();

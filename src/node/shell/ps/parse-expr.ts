@@ -17,13 +17,40 @@ export abstract class PsExprParser extends PsScanner {
   protected abstract atEndOfStatement(): boolean;
 
   expression(): Expr {
-    return this.logical();
+    return this.ternary(() => this.logical());
+  }
+
+  /**
+   * PowerShell 7's `cond ? a : b`, below -and/-or and right-associative (Parser.cs ExpressionRule); Windows
+   * PowerShell 5.1 has no such operator, so `?` there ends the expression.
+   */
+  protected ternary(cond: () => Expr, branch: () => Expr = () => this.logical()): Expr {
+    const pos = this.i;
+    const c = cond();
+    if (this.edition !== 'Core') return c;
+    const save = this.i;
+    this.ws();
+    if (!this.at('?') || this.at('??')) { this.i = save; return c; }
+    const q = this.i;
+    this.i++;
+    this.wsnl();
+    if (this.atEndOfStatement() || this.at(':')) throw new PsParseError("You must provide a value expression following the '?' operator.", 'ExpectedValueExpression', q + 1);
+    const then = this.ternary(branch, branch);
+    this.wsnl();
+    if (!this.at(':')) throw new PsParseError("Missing ':' in the ternary expression.", 'MissingColonInTernaryExpression', this.i > q ? this.i : q);
+    const colon = this.i;
+    this.i++;
+    this.wsnl();
+    if (this.atEndOfStatement()) throw new PsParseError("You must provide a value expression following the ':' operator.", 'ExpectedValueExpression', colon + 1);
+    const otherwise = this.ternary(branch, branch);
+    return { t: 'ternary', cond: c, then, else: otherwise, pos, end: this.i };
   }
 
   protected binaryOp(): { op: string; len: number } | undefined {
     this.ws();
     const m = OP_RE.exec(this.src.slice(this.i));
     if (m) return { op: (m[1].toLowerCase() === 'c' ? 'c' : '') + m[2].toLowerCase(), len: m[0].length };
+    if (this.at('??') && !this.at('??=')) return { op: '??', len: 2 };
     for (const op of ['..', '+', '-', '*', '/', '%']) {
       if (this.at(op) && !ASSIGN_OPS.includes(this.src.slice(this.i, this.i + 2)) && !(op === '+' && this.at('++')) && !(op === '-' && this.at('--'))) return { op, len: op.length };
     }
@@ -48,7 +75,9 @@ export abstract class PsExprParser extends PsScanner {
 
   protected logical(): Expr { return this.level(['and', 'or', 'xor'], () => this.comparison()); }
   protected comparison(): Expr { return this.level(CMP_OPS, () => this.bitwise()); }
-  protected bitwise(): Expr { return this.level(['band', 'bor', 'bxor', 'shl', 'shr'], () => this.additive()); }
+  protected bitwise(): Expr { return this.level(['band', 'bor', 'bxor', 'shl', 'shr'], () => this.coalesce()); }
+  /** PowerShell 7's `a ?? b`: binds tighter than comparison, looser than `+` (token.cs BinaryPrecedenceCoalesce). */
+  protected coalesce(): Expr { return this.edition === 'Core' ? this.level(['??'], () => this.additive()) : this.additive(); }
   protected additive(): Expr { return this.level(['+', '-'], () => this.multiplicative()); }
   protected multiplicative(): Expr { return this.level(['*', '/', '%'], () => this.format()); }
   protected format(): Expr { return this.level(['f'], () => this.range()); }
@@ -189,9 +218,12 @@ export abstract class PsExprParser extends PsScanner {
     const format = chain(['f'], range);
     const mult = chain(['*', '/', '%'], format);
     const add = chain(['+', '-'], mult);
-    const bit = chain(['band', 'bor', 'bxor'], add);
+    const coalesce = this.edition === 'Core' ? chain(['??'], add) : add;
+    const bit = chain(['band', 'bor', 'bxor'], coalesce);
     const cmp = chain(CMP_OPS, bit);
-    return this.level(['and', 'or', 'xor'], cmp);
+    // Method arguments take no comma operator, in a ternary's branches either.
+    const logical = () => this.level(['and', 'or', 'xor'], cmp);
+    return this.ternary(logical, logical);
   }
 
   protected variableName(): string {

@@ -6,12 +6,14 @@ import type { CmdArg, Expr, Pipeline, PipeElem, Redir, Stmt } from './ast.js';
 import { ASSIGN_OPS, asPipeline } from './parse-expr.js';
 import { PsBlockParser } from './parse-blocks.js';
 import { parseNumber, PsParseError, type PsScanner } from './scanner.js';
+import type { PsEdition } from './error-views.js';
 
 export { PsParseError };
 
 export class PsParser extends PsBlockParser {
-  static parse(src: string): Stmt[] {
+  static parse(src: string, edition: PsEdition = 'Desktop'): Stmt[] {
     const p = new PsParser(src);
+    p.edition = edition;
     const body = p.stmtList('');
     p.wsnl();
     if (p.i < p.src.length) {
@@ -24,7 +26,9 @@ export class PsParser extends PsBlockParser {
   }
 
   protected nested(src: string): PsScanner {
-    return new PsParser(src);
+    const p = new PsParser(src);
+    p.edition = this.edition;
+    return p;
   }
 
   // ---- statements
@@ -173,7 +177,8 @@ export class PsParser extends PsBlockParser {
       const save = this.i;
       const target = this.unaryOrPostfix();
       this.ws();
-      const op = ASSIGN_OPS.find((o) => this.at(o) && !this.at('==') && !(o === '=' && this.at('=>')));
+      const ops = this.edition === 'Core' ? [...ASSIGN_OPS, '??='] : ASSIGN_OPS;
+      const op = ops.find((o) => this.at(o) && !this.at('==') && !(o === '=' && this.at('=>')));
       if (op && isAssignable(target)) {
         this.i += op.length;
         this.wsnl();
@@ -183,7 +188,33 @@ export class PsParser extends PsBlockParser {
       this.i = save;
     }
     const p = this.pipeline();
+    this.ws();
+    const chainOp = this.at('&&') ? '&&' : this.at('||') ? '||' : undefined;
+    if (chainOp && this.edition === 'Core') p.chain = this.chain();
+    else if (chainOp) throw new PsParseError(`The token '${chainOp}' is not a valid statement separator in this version.`, 'InvalidEndOfLine', this.i, 2);
+    else if (this.edition !== 'Core') {
+      // 5.1 has no ?: ?? ??= operators: the token after a finished expression is unexpected (ParserStrings UnexpectedToken).
+      const q = /^\?\?=|^\?\?|^\?(?=[\s$'"(\d@[])/.exec(this.src.slice(this.i));
+      if (q) throw new PsParseError(`Unexpected token '${q[0]}' in expression or statement.`, 'UnexpectedToken', this.i, q[0].length);
+    }
     return this.span(pos, { t: 'pipeline', p });
+  }
+
+  /** The links of a pipeline chain after its first pipeline (Parser.cs PipelineChainRule). */
+  private chain(): { op: '&&' | '||'; p: Pipeline }[] {
+    const links: { op: '&&' | '||'; p: Pipeline }[] = [];
+    for (;;) {
+      this.ws();
+      const op = this.at('&&') ? '&&' : this.at('||') ? '||' : undefined;
+      if (!op) return links;
+      const at = this.i;
+      this.i += 2;
+      this.wsnl();
+      // At the end of input the error sits after the operator, else on the operator (Parser.cs PipelineChainRule).
+      if (this.i >= this.src.length) throw new PsParseError('A pipeline chain operator must be followed by a pipeline.', 'EmptyPipelineChainElement', at + 2);
+      if (this.atEndOfStatement() || this.at('&&') || this.at('||')) throw new PsParseError('A pipeline chain operator must be followed by a pipeline.', 'EmptyPipelineChainElement', at);
+      links.push({ op, p: this.pipeline() });
+    }
   }
 
   pipeline(): Pipeline {

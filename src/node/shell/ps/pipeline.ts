@@ -19,6 +19,12 @@ export async function pipelineValue(ps: Ps, p: Pipeline): Promise<PsValue> {
 }
 
 export async function runPipeline(ps: Ps, p: Pipeline, out: Sink): Promise<void> {
+  if (p.chain) {
+    // `a && b || c` runs left to right; each link runs when `$?` after the previous one is true (&&) or false (||).
+    await runPipeline(ps, { ...p, chain: undefined }, out);
+    for (const link of p.chain) if (ps.lastOk === (link.op === '&&')) await runPipeline(ps, link.p, out);
+    return;
+  }
   if (p.assign) { out.emit(await ps.assign(p.assign)); ps.lastOk = true; return; }
   let sink = out;
   const savedErr = ps.errorStream;

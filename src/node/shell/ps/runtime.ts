@@ -2,6 +2,7 @@
 
 import { netGroups, type NetRegex } from './dotnet-regex.js';
 import type { Ctx } from '../core/ctx.js';
+import { semanticVersion, systemVersion } from './ps-version.js';
 import { DotNet, Hashtable, isArray, PsError, PsObject, toNum, toStr, type PsValue } from './values.js';
 
 export function indexInto(obj: PsValue, idx: PsValue): PsValue {
@@ -42,21 +43,21 @@ export function psVersionTable(ctx: Ctx, edition: 'Desktop' | 'Core' = 'Desktop'
   const ubr = ctx.env.system.windowsUBR ?? 1;
   if (edition === 'Core') {
     // PowerShell 7's table (PSVersionInfo.cs): no BuildVersion or CLRVersion; GitCommitId, OS and Platform instead.
-    h.set('PSVersion', PWSH_VERSION);
+    h.set('PSVersion', semanticVersion(PWSH_VERSION));
     h.set('PSEdition', 'Core');
     h.set('GitCommitId', PWSH_VERSION);
     h.set('OS', `Microsoft Windows 10.0.${build}`);
     h.set('Platform', 'Win32NT');
-    h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', '5.1', PWSH_VERSION]);
+    h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', '5.1', '6.0', '7.0'].map(systemVersion));
     h.set('PSRemotingProtocolVersion', '2.3');
     h.set('SerializationVersion', '1.1.0.1');
     h.set('WSManStackVersion', '3.0');
     return h;
   }
-  h.set('PSVersion', `5.1.${build}.${ubr}`);
+  h.set('PSVersion', systemVersion(`5.1.${build}.${ubr}`));
   h.set('PSEdition', 'Desktop');
-  h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', `5.1.${build}.${ubr}`]);
-  h.set('BuildVersion', `10.0.${build}.${ubr}`);
+  h.set('PSCompatibleVersions', ['1.0', '2.0', '3.0', '4.0', '5.0', `5.1.${build}.${ubr}`].map(systemVersion));
+  h.set('BuildVersion', systemVersion(`10.0.${build}.${ubr}`));
   h.set('CLRVersion', '4.0.30319.42000');
   h.set('WSManStackVersion', '3.0');
   h.set('PSRemotingProtocolVersion', '2.3');

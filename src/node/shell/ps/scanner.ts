@@ -2,9 +2,11 @@
 // $var / $(...) expansion, backtick escapes and here-strings.
 
 import type { Expr, Stmt } from './ast.js';
+import type { PsEdition } from './error-views.js';
 
 export class PsParseError extends Error {
-  constructor(message: string, readonly id: string, readonly pos: number) { super(message); }
+  /** `len`: how many characters the offending token spans (the error view underlines them). */
+  constructor(message: string, readonly id: string, readonly pos: number, readonly len = 1) { super(message); }
 }
 
 export const KEYWORDS = new Set(['if', 'elseif', 'else', 'while', 'for', 'foreach', 'do', 'until', 'function', 'filter', 'return', 'exit', 'throw', 'break', 'continue', 'try', 'catch', 'finally', 'param', 'trap', 'switch']);
@@ -13,6 +15,8 @@ type E<T extends Expr['t']> = Extract<Expr, { t: T }>;
 
 export abstract class PsScanner {
   protected i = 0;
+  /** The language version: PowerShell 7 (Core) adds ?:, ??, ??= and && / || (about_PowerShell_7 what's new). */
+  edition: PsEdition = 'Desktop';
   constructor(readonly src: string) {}
 
   /** Statements up to a terminator (`)` of $(...)), parsed by the grammar. */

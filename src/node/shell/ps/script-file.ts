@@ -19,7 +19,7 @@ export async function runScriptFile(ps: Ps, name: string, raw: RawArg[], out: Si
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let stmts;
   try {
-    stmts = PsParser.parse(text);
+    stmts = PsParser.parse(text, ps.edition);
   } catch (e) {
     // A script that does not parse fails as a whole, as PowerShell reports a ParseException for it.
     if (!(e instanceof PsParseError)) throw e;

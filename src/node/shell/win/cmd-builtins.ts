@@ -8,14 +8,13 @@ import { FsError } from '../fs/vfs.js';
 import { winText } from '../core/errno.js';
 import { evalArith, ArithError } from '../sh/arith.js';
 import { dir } from './dir.js';
+import { cmdWords, INVALID_NAME, invalidPath, switchesAndOperands, unquote } from './cmd-args.js';
 import { cmdDate, cmdTime, CRLF, volumeSerial, windowsVersion } from './format.js';
 
 export type CmdBuiltin = (cmd: Cmd, rest: string, io: Stdio) => Promise<number>;
 
 const unq = (s: string) => s.trim().replace(/^"(.*)"$/, '$1');
-function words(rest: string): string[] {
-  return rest.match(/"[^"]*"|[^\s]+/g) ?? [];
-}
+const words = cmdWords;
 
 const echo: CmdBuiltin = async (cmd, rest, io) => {
   if (/^[.(:;,=+/\\[\]]/.test(rest)) { io.stdout.write(rest.slice(1) + CRLF); return cmd.errorlevel; }
@@ -73,12 +72,13 @@ const set: CmdBuiltin = async (cmd, rest, io) => {
 };
 
 const type: CmdBuiltin = async (cmd, rest, io) => {
-  const files = words(rest).map(unq);
+  const files = words(rest).map(unquote);
   if (files.length === 0) { cmd.err(io, 'The syntax of the command is incorrect.'); return 1; }
   const fs = cmd.ctx.env.fs;
   let status = 0;
   for (const f of files) {
     if (/^nul$/i.test(f)) continue;
+    if (invalidPath(f)) { cmd.err(io, INVALID_NAME); status = 1; continue; }
     const path = fs.resolve(cmd.ctx.cwd, f);
     try {
       if (fs.stat(path)?.kind === 'dir') throw new FsError('EACCES', path);
@@ -97,8 +97,10 @@ const type: CmdBuiltin = async (cmd, rest, io) => {
 const cd: CmdBuiltin = async (cmd, rest, io) => {
   let arg = rest.trim();
   if (/^\/d\b/i.test(arg)) arg = arg.slice(2).trim();
-  arg = unq(arg);
+  // CD takes the rest of the line as one path (spaces need no quotes) and drops every quote in it.
+  arg = unquote(arg).trim();
   if (arg === '') { io.stdout.write(cmd.ctx.cwd + CRLF); return 0; }
+  if (invalidPath(arg)) { cmd.err(io, INVALID_NAME); return 1; }
   const fs = cmd.ctx.env.fs;
   const abs = fs.resolve(cmd.ctx.cwd, arg);
   const n = fs.stat(abs);
@@ -111,7 +113,10 @@ const cd: CmdBuiltin = async (cmd, rest, io) => {
 const mkdir: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
   let status = 0;
-  for (const d of words(rest).map(unq)) {
+  const { operands } = switchesAndOperands(rest);
+  if (operands.length === 0) { cmd.err(io, 'The syntax of the command is incorrect.'); return 1; }
+  for (const d of operands) {
+    if (invalidPath(d)) { cmd.err(io, INVALID_NAME); status = 1; continue; }
     const abs = fs.resolve(cmd.ctx.cwd, d);
     if (fs.stat(abs)) { cmd.err(io, `A subdirectory or file ${d} already exists.`); status = 1; continue; }
     try { fs.mkdir(abs, { parents: true, cred: cmd.ctx.cred }); } catch (e) { cmd.err(io, winText(e, 'path')); status = 1; }
@@ -121,10 +126,12 @@ const mkdir: CmdBuiltin = async (cmd, rest, io) => {
 
 const rmdir: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
-  const w = words(rest);
-  const recursive = w.some((x) => /^\/s$/i.test(x));
+  const { switches, operands } = switchesAndOperands(rest);
+  const recursive = switches.includes('/s');
+  if (operands.length === 0) { cmd.err(io, 'The syntax of the command is incorrect.'); return 1; }
   let status = 0;
-  for (const d of w.filter((x) => !x.startsWith('/')).map(unq)) {
+  for (const d of operands) {
+    if (invalidPath(d)) { cmd.err(io, INVALID_NAME); status = 1; continue; }
     const abs = fs.resolve(cmd.ctx.cwd, d);
     try {
       if (!fs.stat(abs)) throw new FsError('ENOENT', abs);
@@ -136,7 +143,10 @@ const rmdir: CmdBuiltin = async (cmd, rest, io) => {
 
 const del: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
-  for (const f of words(rest).filter((x) => !x.startsWith('/')).map(unq)) {
+  const { operands } = switchesAndOperands(rest);
+  if (operands.length === 0) { cmd.err(io, 'The syntax of the command is incorrect.'); return 1; }
+  for (const f of operands) {
+    if (invalidPath(f, true)) { cmd.err(io, INVALID_NAME); continue; }
     const abs = fs.resolve(cmd.ctx.cwd, f);
     const n = fs.stat(abs);
     if (!n) { cmd.err(io, `Could Not Find ${abs}`); continue; }
@@ -149,8 +159,8 @@ const del: CmdBuiltin = async (cmd, rest, io) => {
 
 const copy: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
-  const w = words(rest).filter((x) => !x.startsWith('/')).map(unq);
-  const [src, dst = '.'] = w;
+  const [src, dst = '.'] = switchesAndOperands(rest).operands;
+  if ((src && invalidPath(src, true)) || invalidPath(dst)) { cmd.err(io, INVALID_NAME); io.stdout.write(`        0 file(s) copied.${CRLF}`); return 1; }
   const from = fs.resolve(cmd.ctx.cwd, src ?? '');
   const n = fs.stat(from);
   if (!src || !n || n.kind !== 'file') { cmd.err(io, 'The system cannot find the file specified.'); io.stdout.write(`        0 file(s) copied.${CRLF}`); return 1; }
@@ -163,8 +173,9 @@ const copy: CmdBuiltin = async (cmd, rest, io) => {
 
 const move: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
-  const [src, dst] = words(rest).filter((x) => !x.startsWith('/')).map(unq);
+  const [src, dst] = switchesAndOperands(rest).operands;
   const from = fs.resolve(cmd.ctx.cwd, src ?? '');
+  if ((src && invalidPath(src, true)) || (dst && invalidPath(dst))) { cmd.err(io, INVALID_NAME); return 1; }
   if (!src || !dst || !fs.lstat(from)) { cmd.err(io, 'The system cannot find the file specified.'); return 1; }
   let to = fs.resolve(cmd.ctx.cwd, dst);
   if (fs.stat(to)?.kind === 'dir') to = fs.resolve(to, fs.lstat(from)!.name);
@@ -175,7 +186,7 @@ const move: CmdBuiltin = async (cmd, rest, io) => {
 
 const ren: CmdBuiltin = async (cmd, rest, io) => {
   const fs = cmd.ctx.env.fs;
-  const [src, name] = words(rest).map(unq);
+  const [src, name] = words(rest).map(unquote);
   const from = fs.resolve(cmd.ctx.cwd, src ?? '');
   if (!src || !name || !fs.lstat(from)) { cmd.err(io, 'The system cannot find the file specified.'); return 1; }
   try { fs.rename(from, fs.resolve(fs.resolve(from, '..'), name), cmd.ctx.cred); } catch (e) { cmd.err(io, winText(e)); return 1; }
@@ -233,7 +244,7 @@ const pause: CmdBuiltin = async (_cmd, _rest, io) => {
 const mklink: CmdBuiltin = async (cmd, rest, io) => {
   const w = words(rest);
   const flags = w.filter((x) => /^\/[dhj]$/i.test(x)).map((x) => x.toLowerCase());
-  const [link, target] = w.filter((x) => !x.startsWith('/')).map(unq);
+  const [link, target] = w.filter((x) => !x.startsWith('/')).map(unquote);
   if (!link || !target) { cmd.err(io, 'The syntax of the command is incorrect.'); return 1; }
   if (!flags.includes('/h') && !flags.includes('/j') && !cmd.ctx.cred.admin) { cmd.err(io, 'You do not have sufficient privilege to perform this operation.'); return 1; }
   const fs = cmd.ctx.env.fs;
@@ -259,7 +270,11 @@ export const CMD_BUILTINS: Record<string, CmdBuiltin> = {
   mklink, assoc: unavailableBuiltin('assoc'), ftype: unavailableBuiltin('ftype'),
   echo, set, type, cd, chdir: cd, md: mkdir, mkdir, rd: rmdir, rmdir, del, erase: del, copy, move, ren, rename: ren, exit, ver, call,
   setlocal, endlocal, start, pause,
-  dir: async (cmd, rest, io) => dir({ ...cmd.ctx, stdout: io.stdout, stderr: io.stderr }, words(rest)),
+  dir: async (cmd, rest, io) => {
+    const { switches, operands } = switchesAndOperands(rest);
+    if (operands.some((p) => invalidPath(p, true))) { cmd.err(io, INVALID_NAME); return 1; }
+    return dir({ ...cmd.ctx, stdout: io.stdout, stderr: io.stderr }, [...switches, ...operands]);
+  },
   rem: async (cmd) => cmd.errorlevel,
   cls: async () => 0,
   title: async () => 0,

@@ -10,6 +10,7 @@ import { FsError } from '../fs/vfs.js';
 import { winText } from '../core/errno.js';
 import { CmdParser, CmdSyntaxError, expandPercent, type CmdNode, type CmdRedir } from './cmd-parse.js';
 import { CMD_BUILTINS } from './cmd-builtins.js';
+import { INVALID_NAME, invalidPath } from './cmd-args.js';
 import { splitWindowsArgs } from './cmdline.js';
 import { buildNumber, cmdDate, cmdTime, CRLF, windowsVersion } from './format.js';
 
@@ -208,6 +209,7 @@ export class Cmd {
         out = r.fd === 2 ? { ...out, stderr: src as Output } : { ...out, stdout: src as Output };
         continue;
       }
+      if (invalidPath(r.target)) { this.err(io, INVALID_NAME); return 1; }
       try {
         if (r.op === '<') { out = { ...out, stdin: openInput(this.ctx, r.target, out) }; continue; }
         const o = openOutput(this.ctx, r.target, r.op === '>>', out);

@@ -272,7 +272,8 @@ export function extractRedirs(raw: string): { text: string; redirs: CmdRedir[] }
         target += t;
       }
       i--;
-      redirs.push({ fd, op, target: target.replace(/^"|"$/g, '') });
+      // The target is one word whose quotes only group: `>"C:\a b"\f.txt` names C:\a b\f.txt.
+      redirs.push({ fd, op, target: op === '>&' ? target : target.replace(/"/g, '') });
       continue;
     }
     text += c;

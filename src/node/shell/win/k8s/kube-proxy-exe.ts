@@ -5,6 +5,7 @@
 
 import { sleep, untilAborted, type Ctx } from '../../core/ctx.js';
 import { goFlags, klog } from './klog.js';
+import { DSR_NOT_SUPPORTED, hnsFeatures, hnsVersionOf } from '../../../../network/hns/features.js';
 import { parseGoDuration } from '../../../../util/go-duration.js';
 import { goDuration as periodText } from '../../../go-duration.js';
 
@@ -93,6 +94,12 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
     log.s('E', 'proxier.go:692', 'Unable to find HNS Network specified, please check network name and CNI deployment', { hnsNetworkName: networkName });
     await sleep(ctx, RETRY_MS);
   }
+  // NewProxier after the network lookup: --enable-dsr needs the WinDSR gate, then HNS DSR support (hcn.DSRSupported).
+  const dsrError = last('enable-dsr') === 'true' ? enableDsrError(ctx, version, flags.get('feature-gates') ?? []) : undefined;
+  if (dsrError) {
+    log.s('E', 'run.go:72', 'command failed', { err: `unable to create proxier: ${dsrError}` });
+    return 1;
+  }
   if (v >= 3) log.s('I', 'proxier.go:750', 'Record sync param', { minSyncPeriod: periodText(minSyncPeriod), syncPeriod: periodText(syncPeriod), burstSyncs: BURST_SYNCS });
   log.s('I', 'server.go:497', 'Version info', { version });
   log.s('I', 'server.go:499', 'Golang settings', { GOGC: '', GOMAXPROCS: '', GOTRACEBACK: '' });
@@ -117,6 +124,21 @@ export async function kubeProxyExe(argv: string[], ctx: Ctx): Promise<number> {
     if (syncPeriod <= 0) return untilAborted(ctx.signal);
     await sleep(ctx, syncPeriod);
   }
+}
+
+/**
+ * Why winkernel NewProxier refuses --enable-dsr, if it does: the WinDSR gate off (beta, on by default from v1.33;
+ * pkg/features/kube_features.go), else "platform does not support feature …" from hcsshim when the host's HNS is
+ * outside DSRVersion (the host's build and patch level from its kernel version, as the HostProcess container sees it).
+ */
+export function enableDsrError(ctx: Ctx, version: string, featureGates: string[]): string | undefined {
+  const gates = new Map(featureGates.flatMap((g) => g.split(',')).map((kv) => kv.split('=')).map(([k, val]) => [k.trim(), val?.trim().toLowerCase() === 'true'] as const));
+  const minor = Number(/^v\d+\.(\d+)/.exec(version)?.[1] ?? 33);
+  if (!(gates.get('WinDSR') ?? minor >= 33)) return 'WinDSR feature gate not enabled';
+  const kernel = /^10\.0\.(\d+)\.(\d+)$/.exec(ctx.env.system.kernelVersion);
+  const build = kernel ? `10.0.${kernel[1]}` : ctx.env.system.windowsBuild;
+  const ubr = kernel ? Number(kernel[2]) : ctx.env.system.windowsUBR;
+  return hnsFeatures(hnsVersionOf(build, ubr)).dsr ? undefined : DSR_NOT_SUPPORTED;
 }
 
 /**
