@@ -136,3 +136,29 @@ test('watch=true on one object is a plain get (RequestInfoFactory only watches c
   assert.equal(res.status, 200);
   assert.equal((res.body as { metadata: { name: string } }).metadata.name, 'cm');
 });
+
+// A merge patch of pods/status shares the stored spec (copy-on-write) and checks only what it sets
+// (resource-handler.ts patch): the outcome must be what a full copy and a full check give.
+test('a merge patch of pods/status: stored parts kept, the patch checked, bad input refused as before', async () => {
+  const path = `/api/v1/namespaces/${NS}/pods/p/status`;
+  const merge = (body: unknown, query?: Record<string, string>) => cp.api.handle({
+    method: 'PATCH', path, body, contentType: 'application/merge-patch+json', user: ADMIN, ...(query ? { query } : {}),
+  }) as Promise<{ status: number; body: { spec?: unknown; status?: { phase?: string; podIP?: string }; message?: string }; headers?: Record<string, string> }>;
+  const before = (await call({ method: 'GET', path: `/api/v1/namespaces/${NS}/pods/p` })).body as { spec?: unknown };
+  const ok = await merge({ status: { phase: 'Running', podIP: '10.1.0.5' } });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.body.status?.phase, 'Running');
+  assert.deepEqual(ok.body.spec, before.spec, 'the spec is the stored one');
+  // A spec change sent to /status is dropped, as the status strategy does.
+  const specTry = await merge({ spec: { activeDeadlineSeconds: 5 }, status: { podIP: '10.1.0.6' } });
+  assert.equal(specTry.status, 200);
+  assert.deepEqual(specTry.body.spec, before.spec);
+  const wrongType = await merge({ status: { podIP: 5 } });
+  assert.equal(wrongType.status, 422);
+  assert.match(wrongType.body.message ?? '', /json: cannot unmarshal number into Go struct field PodStatus\.status\.podIP of type string/);
+  const unknown = await merge({ status: { bogus: 1 } }, { fieldValidation: 'Strict' });
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.message, 'strict decoding error: unknown field "status.bogus"');
+  const after = (await call({ method: 'GET', path: `/api/v1/namespaces/${NS}/pods/p` })).body as { status?: { podIP?: string } };
+  assert.equal(after.status?.podIP, '10.1.0.6', 'refused patches changed nothing');
+});

@@ -188,13 +188,17 @@ export class ResourceHandler {
     // the decoder's checks walk those paths alone (a kubelet's status patch no longer walks the whole pod); not for
     // custom resources, whose stored objects may predate a schema change, nor resources stored in another version.
     const mask = type === 'merge' && !ctx.decl.unknownFields && !ctx.decl.storedAs && isPatchMask(body) ? body : undefined;
+    // Such a patch of /status (a kubelet's pod status, a node's status) copies only the parts it sets and shares the
+    // rest of the stored object (copyOnWrite): no defaulting runs on a subresource, the status strategy puts the
+    // stored spec back anyway, and the checks above touch only the patch's paths, so nothing writes into the shared,
+    // frozen parts. Other writes keep a private copy.
     const updated = await hooks.settle(ctx.rs.update(namespace, name, (current) => {
       const patched = this.cfg.patcher.apply(type, current, body, ctx.decl);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
         throw StatusError.badRequest('the patch produced an object that is not a JSON object');
       }
       return checkTypes(ctx, checkKind(this, ctx, patched, undefined, undefined, mask), 'patch', {}, type === 'strategic' ? JSON.stringify(body) : undefined, mask);
-    }, hooks, { dryRun: ctx.dryRun, subresource }));
+    }, hooks, { dryRun: ctx.dryRun, subresource, copyOnWrite: mask !== undefined && subresource === 'status' }));
     return json(200, updated, ctx.headers);
   }
 

@@ -56,3 +56,36 @@ test('stored objects cross as their text and arrive as an in-process client sees
     await cp.stop();
   }
 });
+
+test('what one side sends in a turn of its loop crosses as one message, answers and events in their order', async () => {
+  const cp = new ControlPlane({ clock: new RealClock(), logger: silentLogger, strategies: STRATEGIES });
+  await cp.start();
+  const { port1, port2 } = new MessageChannel();
+  const host = recording(port2);
+  const end = servePort(host, new InProcessTransport(cp.api));
+  const worker = recording(port1);
+  const transport = new PortTransport(worker);
+  const viaPort = createClient(transport);
+  try {
+    const order: string[] = [];
+    const stream = await viaPort.watch(R.configmaps, 'default', {}, (ev) => order.push(`${ev.type} ${ev.object.metadata.name}`));
+    worker.sent.length = 0;
+    host.sent.length = 0;
+    // Ten creates in one turn: one message out; their answers and the watch's events come back in few messages.
+    const names = Array.from({ length: 10 }, (_, i) => `c${i}`);
+    await Promise.all(names.map((name) => viaPort.create(R.configmaps, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })
+      .then(() => order.push(`created ${name}`))));
+    for (let i = 0; i < 100 && order.filter((o) => o.startsWith('ADDED')).length < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(worker.sent.length, 1, 'the ten requests left together');
+    assert.deepEqual((worker.sent[0] as { t: string; msgs: unknown[] }).t, 'many');
+    assert.ok(host.sent.length < 10, `answers and events gathered (${host.sent.length} messages)`);
+    assert.deepEqual(order.filter((o) => o.startsWith('created')).sort(), names.map((n) => `created ${n}`));
+    assert.deepEqual(order.filter((o) => o.startsWith('ADDED')), names.map((n) => `ADDED ${n}`), 'events in the order of the writes');
+    stream.stop();
+  } finally {
+    transport.close();
+    end();
+    port1.close();
+    await cp.stop();
+  }
+});

@@ -74,7 +74,7 @@ test('kubectl create token: a signed JWT with kube claims that authenticates as 
     try {
       const token = kk.ok(['create', 'token', 'bob', '--audience', ISSUER, '--duration', '15m']).trim();
       const c = claims(token);
-      assert.equal(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).alg, 'RS256', v.version);
+      assert.equal(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).alg, 'ES256', v.version);
       assert.deepEqual([c.iss, c.aud, c.sub, c.exp - c.iat, c.nbf], [ISSUER, [ISSUER], 'system:serviceaccount:default:bob', 900, c.iat], v.version);
       assert.match(c.jti, /^[0-9a-f-]{36}$/, v.version);
       assert.deepEqual(c['kubernetes.io'], { namespace: 'default', serviceaccount: { name: 'bob', uid } }, v.version);

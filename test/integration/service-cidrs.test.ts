@@ -79,7 +79,12 @@ test('validation: at most two CIDRs of different families, and CIDRs are immutab
   assert.ok(same.message.endsWith('may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'), same.message);
   // Overlapping CIDRs are allowed (the default range already holds 10.0.0.0/29).
   await client.create(SERVICE_CIDRS, undefined, { metadata: { name: 'overlap' }, spec: { cidrs: ['10.0.0.0/24'] } } as KubeObject);
-  const cur = await client.get(SERVICE_CIDRS, undefined, 'overlap');
+  // The controller adds its finalizer and Ready right after the create: update the object as it then is, or the
+  // update meets a Conflict instead of the validation asserted here.
+  const cur = await until(async () => {
+    const o = await getCidr('overlap');
+    return o && readyOf(o)?.status === 'True' ? o : undefined;
+  }, 'overlap Ready');
   const moved = await refusal(client.update(SERVICE_CIDRS, undefined, { ...cur, spec: { cidrs: ['10.0.1.0/24'] } }));
   assert.equal(moved.message, 'ServiceCIDR.networking.k8s.io "overlap" is invalid: spec.cidrs[0]: Invalid value: "10.0.1.0/24": field is immutable');
   await client.delete(SERVICE_CIDRS, undefined, 'overlap');

@@ -152,10 +152,10 @@ test('issuer discovery: the OpenID configuration and the JWKS that verifies the 
   const cfg = await request('/.well-known/openid-configuration', { token });
   assert.equal(cfg.status, 200);
   assert.equal(cfg.body.issuer, ISSUER);
-  assert.deepEqual(cfg.body.id_token_signing_alg_values_supported, ['RS256']);
+  assert.deepEqual(cfg.body.id_token_signing_alg_values_supported, ['ES256']);
   const jwks = await request('/openid/v1/jwks', { token });
   assert.equal(jwks.body.keys[0].kid, (await import('jose')).decodeProtectedHeader(token).kid);
-  assert.deepEqual([jwks.body.keys[0].kty, jwks.body.keys[0].alg, jwks.body.keys[0].use], ['RSA', 'RS256', 'sig']);
+  assert.deepEqual([jwks.body.keys[0].kty, jwks.body.keys[0].crv, jwks.body.keys[0].alg, jwks.body.keys[0].use], ['EC', 'P-256', 'ES256', 'sig']);
 });
 
 test('a legacy token Secret is filled only when asked for, authenticates, and is labelled last-used', async () => {

@@ -42,7 +42,8 @@ export const podStrategy = {
     defaultPod(as<Pod>(obj));
   },
 
-  validate: (obj: KubeObject) => validatePod(as<Pod>(obj)),
+  // A write that keeps the stored spec (a status write: the strategy put it back) has nothing new there to check.
+  validate: (obj: KubeObject, old?: KubeObject) => validatePod(as<Pod>(obj), old !== undefined && obj.spec === old.spec),
 
   validateUpdate(obj: KubeObject, old: KubeObject, ctx?: StrategyContext) {
     return isStatusWrite(ctx) ? validatePodStatusUpdate(as<Pod>(obj), as<Pod>(old)) : validatePodUpdate(as<Pod>(obj), as<Pod>(old));

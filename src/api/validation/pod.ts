@@ -12,9 +12,10 @@ import { validatePodSpec, validateTolerations } from './pod-spec.js';
 
 const meta = (p: Pod) => p.metadata as unknown as ObjectMeta;
 
-/** ValidatePodCreate. */
-export function validatePod(pod: Pod): FieldError[] {
+/** ValidatePodCreate; `storedSpec` says the spec is the stored object's own (validated when it was written). */
+export function validatePod(pod: Pod, storedSpec = false): FieldError[] {
   const errs = validateObjectMeta(meta(pod), nameIsDNSSubdomain);
+  if (storedSpec) return errs;
   errs.push(...validatePodSpec(pod.spec, 'spec'));
   if (pod.spec?.ephemeralContainers?.length) errs.push(fieldErr.forbidden('spec.ephemeralContainers', 'cannot be set on create'));
   return errs;

@@ -23,7 +23,8 @@ export class OidcDiscovery {
       jwks_uri: this.jwksUri ?? `https://${serverAddress}${JWKS_PATH}`,
       response_types_supported: ['id_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
+      // openidmetadata.go getAlgs: the algorithms of the verification keys, sorted.
+      id_token_signing_alg_values_supported: [...new Set(this.keys.map((k) => k.alg))].sort(),
     };
     return { status: 200, body, contentType: 'application/json', headers: { 'Cache-Control': CACHE_CONTROL } };
   }

@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { KubeObject } from '../../api/types.js';
 import { ServiceAccountAuthenticator, EXTRA, LAST_USED_LABEL } from './service-account-authenticator.js';
-import { ephemeralServiceAccountKeys, type ServiceAccountKeys } from './service-account-keys.js';
+import { ephemeralServiceAccountKeys, keysOf, publicJwk, type ServiceAccountKeys } from './service-account-keys.js';
 import { boundClaims, DEFAULT_ISSUER, legacyClaims, TokenSigner } from './service-account-token.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
@@ -36,9 +36,9 @@ const bound = (over: Partial<Parameters<typeof boundClaims>[1]> = {}) => signer.
   namespace: 'team', serviceAccount: { name: 'bob', uid: 'sa-uid' }, audiences: [DEFAULT_ISSUER], expirationSeconds: 3600, nowMs: NOW, ...over,
 }, 'the-jti'));
 
-test('a bound token carries kube claims in go-jose order, RS256 with the key id', async () => {
+test('a bound token carries kube claims in go-jose order, ES256 (a new cluster\'s P-256 key) with the key id', async () => {
   const t = await bound({ pod: { name: 'web', uid: 'pod-uid' }, node: { name: 'win-1', uid: 'node-uid' }, warnAfterSeconds: 3607 });
-  assert.deepEqual(decodeProtectedHeader(t), { alg: 'RS256', kid: keys.keyId });
+  assert.deepEqual(decodeProtectedHeader(t), { alg: 'ES256', kid: keys.keyId });
   const c = decodeJwt(t);
   assert.deepEqual(Object.keys(c), ['aud', 'exp', 'iat', 'iss', 'jti', 'kubernetes.io', 'nbf', 'sub']);
   assert.equal(c.sub, 'system:serviceaccount:team:bob');
@@ -107,4 +107,27 @@ test('a legacy Secret token authenticates while its Secret holds it, and is labe
   assert.deepEqual(await authn([sa]).authenticateToken(token), { code: 'Failed', reason: 'Token has been invalidated' });
   const changed = { ...secret, data: { token: Buffer.from('other').toString('base64') } };
   assert.deepEqual(await authn([sa, changed]).authenticateToken(token), { code: 'Failed', reason: "Token does not match server's copy" });
+});
+
+// kube-apiserver takes RSA and ECDSA keys (pkg/serviceaccount/jwt.go): a key brought from kubeadm signs and verifies
+// with its own algorithm, and the JWKS publishes it as go-jose does.
+test('RSA and ECDSA keys sign with their own algorithm, verify, and publish their JWK', async () => {
+  const cases: [string, ReturnType<typeof generateKeyPairSync>['privateKey'], string, string[]][] = [
+    ['RSA 2048', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey, 'RS256', ['use', 'kty', 'kid', 'alg', 'n', 'e']],
+    ['P-256', generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey, 'ES256', ['use', 'kty', 'kid', 'crv', 'alg', 'x', 'y']],
+    ['P-384', generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey, 'ES384', ['use', 'kty', 'kid', 'crv', 'alg', 'x', 'y']],
+  ];
+  for (const [name, privateKey, alg, jwkKeys] of cases) {
+    const k = keysOf(privateKey);
+    const token = await new TokenSigner(k).sign(boundClaims(DEFAULT_ISSUER, {
+      namespace: 'team', serviceAccount: { name: 'bob', uid: 'sa-uid' }, audiences: [DEFAULT_ISSUER], expirationSeconds: 3600, nowMs: NOW,
+    }, 'the-jti'));
+    assert.equal(decodeProtectedHeader(token).alg, alg, name);
+    const r = await authn([sa], NOW, [], k).authenticateToken(token);
+    assert.equal(r.code === 'Authenticated' ? r.user.name : r.code, 'system:serviceaccount:team:bob', name);
+    const jwk = publicJwk(k);
+    assert.deepEqual(Object.keys(jwk), jwkKeys, name);
+    assert.equal(jwk.alg, alg, name);
+  }
+  assert.throws(() => keysOf(generateKeyPairSync('ed25519').privateKey), /must be RSA or ECDSA/);
 });

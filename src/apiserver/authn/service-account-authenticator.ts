@@ -87,7 +87,7 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
     const errors: string[] = [];
     for (const k of keys) {
       try {
-        const r = await compactVerify(token, k.publicKey, { algorithms: ['RS256'] });
+        const r = await compactVerify(token, k.publicKey, { algorithms: [k.alg] });
         payload = JSON.parse(Buffer.from(r.payload).toString('utf8')) as Payload;
         break;
       } catch {

@@ -1,8 +1,8 @@
 // ServiceAccount JWTs as kube-apiserver mints them (pkg/serviceaccount/claims.go Claims, legacy.go LegacyClaims,
-// jwt.go GenerateToken): RS256 with the signing key's `kid`, payload keys in the order go-jose writes them (sorted).
+// jwt.go GenerateToken): RS256 or ES256 (the key's) with the signing key's `kid`, payload keys in the order go-jose writes them (sorted).
 
 import { randomUUID, sign } from 'node:crypto';
-import type { ServiceAccountKeys } from './service-account-keys.js';
+import { hashOf, type ServiceAccountKeys } from './service-account-keys.js';
 
 /** kubeadm's --service-account-issuer; also the API audience (--api-audiences defaults to the issuers). */
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -66,20 +66,22 @@ export function legacyClaims(namespace: string, serviceAccount: ObjectRef, secre
 
 /**
  * Signs claims with the cluster's ServiceAccount key as a JWS compact serialisation (RFC 7515 §7.1). Node's own
- * crypto.sign with a callback runs the RSA work on libuv's thread pool and costs the API server's loop about a third
+ * crypto.sign with a callback runs the signing on libuv's thread pool and costs the API server's loop about a third
  * of what jose's WebCrypto path does (every pod's projected token is one signature); jose still verifies.
  */
 export class TokenSigner {
   private readonly header: string;
 
   constructor(readonly keys: ServiceAccountKeys, readonly issuer: string = DEFAULT_ISSUER) {
-    this.header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: keys.keyId })).toString('base64url');
+    this.header = Buffer.from(JSON.stringify({ alg: keys.alg, kid: keys.keyId })).toString('base64url');
   }
 
   sign(claims: Record<string, unknown>): Promise<string> {
     const signingInput = `${this.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     return new Promise((resolve, reject) => {
-      sign('sha256', Buffer.from(signingInput), this.keys.privateKey, (err, signature) => {
+      // A JWS ECDSA signature is r‖s (RFC 7518 §3.4), not the DER node gives by default.
+      const key = this.keys.alg === 'RS256' ? this.keys.privateKey : { key: this.keys.privateKey, dsaEncoding: 'ieee-p1363' as const };
+      sign(hashOf(this.keys.alg), Buffer.from(signingInput), key, (err, signature) => {
         if (err) reject(err);
         else resolve(`${signingInput}.${signature.toString('base64url')}`);
       });

@@ -337,6 +337,16 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
+/** The Deployment "web" of 2 replicas and its 2 Ready pods, the target most cases below scale. */
+function seedWebWithTwoReadyPods(h: ReturnType<typeof newHarness>): void {
+  h.client.seed(R.deployments, {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
+    spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    status: { replicas: 2 },
+  });
+  for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+}
+
 const hpaNamed = (name: string, spec: Json = {}): KubeObject => ({ ...makeHpa(spec), metadata: { name, namespace: NS } });
 
 describe('HorizontalPodAutoscalerController queue timing', () => {
@@ -345,12 +355,7 @@ describe('HorizontalPodAutoscalerController queue timing', () => {
   // processNextWorkItem, deleteHPA).
   it('a new HPA is first synced one period after it appears; an update does not bring the next sync forward; a deleted one is dropped', async () => {
     const h = newHarness();
-    h.client.seed(R.deployments, {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
-      spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-      status: { replicas: 2 },
-    });
-    for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+    seedWebWithTwoReadyPods(h);
     const metrics = new FakeMetrics(h);
     metrics.usage = 200;
     const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics });
@@ -517,12 +522,7 @@ describe('HorizontalPodAutoscalerController Object and External metric errors', 
 
   it('an AverageValue Object metric is named like an External one and its status has an empty describedObject', async () => {
     const h = newHarness();
-    h.client.seed(R.deployments, {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
-      spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
-      status: { replicas: 2 },
-    });
-    for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
+    seedWebWithTwoReadyPods(h);
     h.client.seed(R.horizontalpodautoscalers, makeHpa({ metrics: [{ type: 'Object', object: { describedObject: INGRESS, metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } }] }));
     const customMetrics: CustomMetricsSource = { ...failing, objectMetric: async () => ({ name: 'main', milli: 40_000, timestamp: h.clock.now() }) };
     const c = new HorizontalPodAutoscalerController({ ...h, recorder: h.recorder, metrics: new FakeMetrics(h), customMetrics });
