@@ -2,7 +2,7 @@
 // with admission, validation, dry-run, field validation and Table rendering (apiserver pkg/endpoints/handlers).
 
 import { fieldErr, StatusError } from '../api/errors.js';
-import type { PatchMask } from './typed-decode.js';
+import { isObject } from './patch/json-value.js';
 import { parseFieldSelector } from '../api/field-selectors.js';
 import type { ResourceDecl } from '../api/interfaces.js';
 import type { KubeList, KubeObject } from '../api/types.js';
@@ -187,7 +187,7 @@ export class ResourceHandler {
     // A merge patch can only make the paths it names wrong: the rest is the stored object, checked when written. So
     // the decoder's checks walk those paths alone (a kubelet's status patch no longer walks the whole pod); not for
     // custom resources, whose stored objects may predate a schema change, nor resources stored in another version.
-    const mask = type === 'merge' && !ctx.decl.unknownFields && !ctx.decl.storedAs && isPatchMask(body) ? body : undefined;
+    const mask = type === 'merge' && !ctx.decl.unknownFields && !ctx.decl.storedAs && isObject(body) ? body : undefined;
     // Such a patch of /status (a kubelet's pod status, a node's status) copies only the parts it sets and shares the
     // rest of the stored object (copyOnWrite): no defaulting runs on a subresource, the status strategy puts the
     // stored spec back anyway, and the checks above touch only the patch's paths, so nothing writes into the shared,
@@ -246,9 +246,4 @@ function selectedName(fieldSelector: string): string {
   } catch {
     return '';
   }
-}
-
-/** A merge patch that is a JSON object: its key tree is the mask of what the patch can change. */
-function isPatchMask(body: unknown): body is PatchMask {
-  return body !== null && typeof body === 'object' && !Array.isArray(body);
 }

@@ -32,7 +32,12 @@ export function keepStatusOrSpec(obj: KubeObject, old: KubeObject, ctx?: Strateg
 export function copyField(obj: KubeObject, old: KubeObject, field: string): void {
   const v = old[field];
   if (v === undefined) delete obj[field];
-  else obj[field] = Object.isFrozen(v) ? v : structuredClone(v);
+  else obj[field] = sharedOrCopy(v);
+}
+
+/** A stored (deep-frozen) value as it is, shared; a mutable one copied (see copyField). */
+export function sharedOrCopy<T>(v: T): T {
+  return Object.isFrozen(v) ? v : structuredClone(v);
 }
 
 /** For resources whose spec changes bump metadata.generation: a new object starts at generation 1. */

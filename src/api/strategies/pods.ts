@@ -5,7 +5,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Strategy, StrategyContext } from '../interfaces.js';
 import type { KubeObject } from '../types.js';
 import { validatePod, validatePodStatusUpdate, validatePodUpdate } from '../validation/pod.js';
-import { as, copyField, isStatusWrite } from './common.js';
+import { as, copyField, isStatusWrite, sharedOrCopy } from './common.js';
 import { defaultPod } from './pod-defaults.js';
 import { podQOSClass } from './pod-qos.js';
 
@@ -32,7 +32,7 @@ export const podStrategy = {
     copyField(obj, old, 'spec');
     const m = obj.metadata;
     const o = old.metadata;
-    if (o.ownerReferences) m.ownerReferences = Object.isFrozen(o.ownerReferences) ? o.ownerReferences : structuredClone(o.ownerReferences);
+    if (o.ownerReferences) m.ownerReferences = sharedOrCopy(o.ownerReferences);
     else delete m.ownerReferences;
     if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
     else delete m.deletionTimestamp;

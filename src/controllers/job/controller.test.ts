@@ -8,7 +8,7 @@ import { markPodsReady } from '../testing/kubelet.js';
 import type { PodObj } from '../util/types.js';
 import { backoffDelay, JOB_TRACKING_FINALIZER, type JobObj } from './controller.js';
 import { formatIndexes, parseIndexes } from './indexes.js';
-import { makeJob, setup } from './testing.js';
+import { HOLD, hold, makeJob, release, setup } from './testing.js';
 
 const pods = (h: Harness) => h.client.all<PodObj>(R.pods, NS).filter((p) => !p.metadata.deletionTimestamp);
 const getJob = (h: Harness, name: string) => h.client.peek<JobObj>(R.jobs, NS, name)!;
@@ -140,20 +140,7 @@ describe('JobController', () => {
   });
 });
 
-/** A finalizer of the test's own that keeps a deleted pod terminating, as a kubelet's grace period would. */
-const HOLD = 'test.winkube.io/hold';
 const all = (h: Harness) => h.client.all<PodObj>(R.pods, NS);
-
-async function hold(h: Harness): Promise<void> {
-  for (const p of all(h)) await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: [...(p.metadata.finalizers ?? []), HOLD] } });
-}
-
-/** The kubelet is done with the deleted pods: they go. */
-async function release(h: Harness): Promise<void> {
-  for (const p of all(h).filter((x) => x.metadata.deletionTimestamp)) {
-    await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: (p.metadata.finalizers ?? []).filter((f) => f !== HOLD) } });
-  }
-}
 
 async function changeSpec(h: Harness, name: string, change: Partial<Job['spec']>): Promise<void> {
   const j = getJob(h, name);

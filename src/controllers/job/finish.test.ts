@@ -14,26 +14,12 @@ import { markPodsReady } from '../testing/kubelet.js';
 import type { PodObj } from '../util/types.js';
 import { JOB_TRACKING_FINALIZER, type JobController, type JobObj } from './controller.js';
 import { COMPLETION_INDEX_KEY } from './indexes.js';
-import { makeJob, setup } from './testing.js';
-
-/** A finalizer of the test's own that keeps a deleted pod terminating, as a kubelet's grace period would. */
-const HOLD = 'test.winkube.io/hold';
+import { HOLD, hold, makeJob, release, setup } from './testing.js';
 
 const podsOf = (h: Harness) => h.client.all<PodObj>(R.pods, NS);
 const status = (h: Harness): JobStatus => h.client.peek<JobObj>(R.jobs, NS, 'j')!.status!;
 const conds = (h: Harness) => (status(h).conditions ?? []).map((c) => `${c.type} ${c.reason}: ${c.message}`);
 const byIndex = (h: Harness, i: number) => podsOf(h).find((p) => p.metadata.labels?.[COMPLETION_INDEX_KEY] === String(i))!;
-
-async function hold(h: Harness): Promise<void> {
-  for (const p of podsOf(h)) await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: [...(p.metadata.finalizers ?? []), HOLD] } });
-}
-
-/** The kubelet is done with the deleted pods: they go. */
-async function release(h: Harness): Promise<void> {
-  for (const p of podsOf(h).filter((x) => x.metadata.deletionTimestamp)) {
-    await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: (p.metadata.finalizers ?? []).filter((f) => f !== HOLD) } });
-  }
-}
 
 async function end(h: Harness, p: PodObj, phase: 'Succeeded' | 'Failed'): Promise<void> {
   const exitCode = phase === 'Succeeded' ? 0 : 1;

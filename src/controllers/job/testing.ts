@@ -4,7 +4,8 @@ import type { Job } from 'kubernetes-types/batch/v1.js';
 import { defaultJob } from '../../api/strategies/batch.js';
 import { R } from '../../client/resources.js';
 import { NS } from '../testing/builders.js';
-import { drain, newHarness } from '../testing/harness.js';
+import { drain, newHarness, type Harness } from '../testing/harness.js';
+import type { PodObj } from '../util/types.js';
 import { JobController, type JobObj } from './controller.js';
 
 export function makeJob(name: string, spec: Partial<Job['spec']> = {}): JobObj {
@@ -28,4 +29,21 @@ export async function setup(job: JobObj) {
   await h.sync();
   await drain([c]);
   return { h, c };
+}
+
+/** A finalizer of the tests' own that keeps a deleted pod terminating, as a kubelet's grace period would. */
+export const HOLD = 'test.winkube.io/hold';
+
+const podsOf = (h: Harness) => h.client.all<PodObj>(R.pods, NS);
+
+/** Every pod of the namespace gets HOLD, so a delete leaves it terminating until `release`. */
+export async function hold(h: Harness): Promise<void> {
+  for (const p of podsOf(h)) await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: [...(p.metadata.finalizers ?? []), HOLD] } });
+}
+
+/** The kubelet is done with the deleted pods: they go. */
+export async function release(h: Harness): Promise<void> {
+  for (const p of podsOf(h).filter((x) => x.metadata.deletionTimestamp)) {
+    await h.client.patch(R.pods, NS, p.metadata.name!, 'merge', { metadata: { finalizers: (p.metadata.finalizers ?? []).filter((f) => f !== HOLD) } });
+  }
 }

@@ -253,11 +253,7 @@ describe('HorizontalPodAutoscalerController scale targets', () => {
 
   it('scales a custom resource whose Established CRD has a scale subresource', async () => {
     const h = newHarness();
-    h.client.seed(R.customresourcedefinitions, {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
-      status: { conditions: [{ type: 'Established', status: 'True' }] },
-    });
+    seedWidgetsCrd(h);
     h.client.addScaleSubresource(WIDGETS, { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' });
     h.client.seed(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2 }, status: { replicas: 2, selector: 'app=web' } });
     for (let i = 0; i < 2; i++) h.client.seed(R.pods, readyPod(`web-${i}`, h));
@@ -337,8 +333,17 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
+/** The Established CRD of the `widgets.example.com` custom resource that the scale-subresource cases target. */
+function seedWidgetsCrd(h: Harness): void {
+  h.client.seed(R.customresourcedefinitions, {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    status: { conditions: [{ type: 'Established', status: 'True' }] },
+  });
+}
+
 /** The Deployment "web" of 2 replicas and its 2 Ready pods, the target most cases below scale. */
-function seedWebWithTwoReadyPods(h: ReturnType<typeof newHarness>): void {
+function seedWebWithTwoReadyPods(h: Harness): void {
   h.client.seed(R.deployments, {
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: NS },
     spec: { replicas: 2, selector: { matchLabels: LABELS }, template: { metadata: { labels: LABELS }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
@@ -449,11 +454,7 @@ describe('HorizontalPodAutoscalerController ScalingActive False', () => {
 
   it('a scale without a selector: SelectorRequired, and the error says "selector is required"', async () => {
     const h = newHarness();
-    h.client.seed(R.customresourcedefinitions, {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
-      status: { conditions: [{ type: 'Established', status: 'True' }] },
-    });
+    seedWidgetsCrd(h);
     h.client.addScaleSubresource(WIDGETS, { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
     h.client.seed(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'web', namespace: NS }, spec: { replicas: 2 }, status: { replicas: 2 } });
     h.client.seed(R.horizontalpodautoscalers, makeHpa({}, { apiVersion: 'example.com/v1', kind: 'Widget', name: 'web' }));
